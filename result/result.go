@@ -1,0 +1,126 @@
+// Package result holds the result file: the stable JSON contract of DESIGN §9.
+//
+// Field names here are a promise to users' scripts: fields may be added,
+// never renamed or removed. Sizes are bytes, rates bytes per second, times
+// nanoseconds on the coordinator's monotonic clock.
+//
+// This package holds data only; it imports nothing of the project's.
+package result
+
+// Job is one run: configuration, hosts and every phase with its thread records.
+type Job struct {
+	Version     string   `json:"ioswarm_version"`
+	JobID       string   `json:"job_id"`
+	CommandLine string   `json:"command_line"`
+	StartedAt   string   `json:"started_at"` // RFC 3339
+	Launcher    string   `json:"launcher"`   // "local", "ssh" or "srun"
+	Label       string   `json:"label,omitempty"`
+	Config      Config   `json:"config"`
+	Hosts       []Host   `json:"hosts"`
+	Phases      []Phase  `json:"phases"`
+	Warnings    []string `json:"warnings,omitempty"`
+	// Complete is false when the run ended early (error, Ctrl-C); the
+	// phases present are then not a valid measurement of the whole job.
+	Complete bool   `json:"complete"`
+	Error    string `json:"error,omitempty"`
+}
+
+// Config is everything that shaped the run.
+type Config struct {
+	Threads       int      `json:"threads"`
+	BlockSize     int64    `json:"block_size"`
+	RandBlockSize int64    `json:"rand_block_size"`
+	FileSize      int64    `json:"file_size"` // per thread
+	Total         int64    `json:"total"`     // FileSize × Threads
+	Dir           string   `json:"dir"`
+	Direct        bool     `json:"direct"`
+	Fsync         bool     `json:"fsync"`
+	Phases        []string `json:"phases"`
+	DropCaches    string   `json:"drop_caches"` // requested: auto, on, off
+	Ranks         int      `json:"ranks"`
+	Iterations    int      `json:"iterations"`
+	StonewallNS   int64    `json:"stonewall_ns,omitempty"`
+	Verify        bool     `json:"verify,omitempty"`
+	Keep          bool     `json:"keep"`
+}
+
+// Host is one rank's node.
+type Host struct {
+	Host          string `json:"host"`
+	Rank          int    `json:"rank"`
+	Threads       int    `json:"threads"`
+	Kernel        string `json:"kernel"`
+	Arch          string `json:"arch"`
+	FSType        string `json:"fs_type"`
+	ClockOffsetNS int64  `json:"clock_offset_ns"` // rank clock − coordinator clock
+	ClockErrorNS  int64  `json:"clock_error_ns"`  // bound on |offset error| (half the best round trip)
+}
+
+// Phase is one timed phase (one iteration of it) with its figures and records.
+type Phase struct {
+	Name               string  `json:"name"` // write, read, randwrite, randread
+	Iteration          int     `json:"iteration"`
+	Bytes              int64   `json:"bytes"`
+	Ops                int64   `json:"ops"`
+	Bandwidth          float64 `json:"bandwidth"`            // Bytes / WindowNS
+	FirstDoneBandwidth float64 `json:"first_done_bandwidth"` // bytes_at_first_done sum / (FirstDoneNS − earliest start)
+	SumOfRates         float64 `json:"sum_of_rates"`         // Σ bytes_i / (end_i − start_i)
+	IOPS               float64 `json:"iops"`                 // Ops / WindowNS
+	WindowNS           int64   `json:"window_ns"`            // latest end − earliest start
+	StartSkewNS        int64   `json:"start_skew_ns"`        // latest start − earliest start
+	ReleaseSkewNS      int64   `json:"release_skew_ns"`      // spread of the ranks' measured release moments
+	FirstDoneNS        int64   `json:"first_done_ns"`        // earliest thread end, coordinator clock
+	StartNS            int64   `json:"start_ns"`             // earliest thread start, coordinator clock
+	ThreadBandwidth    Spread  `json:"thread_bandwidth"`     // per-thread bytes/(end−start)
+	Latency            Latency `json:"latency_ns"`
+	// Histogram holds the merged latency histogram (see package histogram)
+	// so percentiles can be recomputed from the file.
+	Histogram        *Histogram `json:"latency_histogram,omitempty"`
+	CacheDrop        string     `json:"cache_drop"` // drop_caches, fadvise, direct, none
+	ResidentFraction float64    `json:"resident_fraction"`
+	Stonewalled      bool       `json:"stonewalled"`
+	TimedBytes       int64      `json:"timed_bytes"`
+	Verified         bool       `json:"verified,omitempty"`
+	Threads          []Thread   `json:"threads"`
+}
+
+// Spread is min, mean and max of a per-thread figure.
+type Spread struct {
+	Min  float64 `json:"min"`
+	Mean float64 `json:"mean"`
+	Max  float64 `json:"max"`
+}
+
+// Latency holds percentiles in nanoseconds.
+type Latency struct {
+	P50  int64 `json:"p50"`
+	P99  int64 `json:"p99"`
+	P999 int64 `json:"p999"`
+	Max  int64 `json:"max"`
+}
+
+// Histogram is a sparse log-linear latency histogram: Counts[i] operations
+// fell in bucket Buckets[i]; the bucket layout is named by SubBits.
+type Histogram struct {
+	SubBits int     `json:"sub_bits"`
+	Buckets []int   `json:"buckets"`
+	Counts  []int64 `json:"counts"`
+	// Min and Max are the exact extreme values recorded; the buckets alone
+	// would only bound them to within a bucket's width.
+	Min int64 `json:"min"`
+	Max int64 `json:"max"`
+}
+
+// Thread is one thread's record for one phase. Start is taken before open,
+// End after close, both converted to the coordinator's clock.
+type Thread struct {
+	Host             string `json:"host"`
+	Rank             int    `json:"rank"`
+	Thread           int    `json:"thread"`
+	File             string `json:"file"`
+	Bytes            int64  `json:"bytes"`
+	Ops              int64  `json:"ops"`
+	StartNS          int64  `json:"start_ns"`
+	EndNS            int64  `json:"end_ns"`
+	BytesAtFirstDone int64  `json:"bytes_at_first_done"`
+}
