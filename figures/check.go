@@ -1,0 +1,91 @@
+package figures
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"ioswarm/result"
+)
+
+// rateTolerance is the relative difference allowed between a stored rate
+// and its recomputation: float sums in another order differ in the last
+// bits, a tampered or stale figure differs by far more.
+const rateTolerance = 1e-9
+
+// Check recomputes every figure of every phase of job from its thread
+// records and histograms and returns an error naming the phase, iteration
+// and field (by its JSON name) of the first figure that differs. Integers
+// must match exactly, rates within a relative 1e-9. Latency is checked only
+// for phases that carry a histogram.
+func Check(job *result.Job) error {
+	if job == nil {
+		return errors.New("no job to check")
+	}
+	for i := range job.Phases {
+		stored := &job.Phases[i]
+		again := *stored // Reduce writes only figure fields, never Threads
+		if err := Reduce(&again); err != nil {
+			return fmt.Errorf("phase %s iteration %d: %w", stored.Name, stored.Iteration, err)
+		}
+		if err := compare(stored, &again); err != nil {
+			return fmt.Errorf("phase %s iteration %d: %w", stored.Name, stored.Iteration, err)
+		}
+	}
+	return nil
+}
+
+type intField struct {
+	name          string
+	stored, again int64
+}
+
+type rateField struct {
+	name          string
+	stored, again float64
+}
+
+// compare reports the first field where stored differs from again.
+func compare(stored, again *result.Phase) error {
+	ints := []intField{
+		{"bytes", stored.Bytes, again.Bytes},
+		{"ops", stored.Ops, again.Ops},
+		{"window_ns", stored.WindowNS, again.WindowNS},
+		{"start_skew_ns", stored.StartSkewNS, again.StartSkewNS},
+		{"first_done_ns", stored.FirstDoneNS, again.FirstDoneNS},
+		{"start_ns", stored.StartNS, again.StartNS},
+	}
+	if stored.Histogram != nil {
+		ints = append(ints,
+			intField{"latency_ns.p50", stored.Latency.P50, again.Latency.P50},
+			intField{"latency_ns.p99", stored.Latency.P99, again.Latency.P99},
+			intField{"latency_ns.p999", stored.Latency.P999, again.Latency.P999},
+			intField{"latency_ns.max", stored.Latency.Max, again.Latency.Max})
+	}
+	for _, f := range ints {
+		if f.stored != f.again {
+			return fmt.Errorf("%s is %d in the file but %d from the records", f.name, f.stored, f.again)
+		}
+	}
+	rates := []rateField{
+		{"bandwidth", stored.Bandwidth, again.Bandwidth},
+		{"first_done_bandwidth", stored.FirstDoneBandwidth, again.FirstDoneBandwidth},
+		{"sum_of_rates", stored.SumOfRates, again.SumOfRates},
+		{"iops", stored.IOPS, again.IOPS},
+		{"thread_bandwidth.min", stored.ThreadBandwidth.Min, again.ThreadBandwidth.Min},
+		{"thread_bandwidth.mean", stored.ThreadBandwidth.Mean, again.ThreadBandwidth.Mean},
+		{"thread_bandwidth.max", stored.ThreadBandwidth.Max, again.ThreadBandwidth.Max},
+	}
+	for _, f := range rates {
+		if !agree(f.stored, f.again) {
+			return fmt.Errorf("%s is %g in the file but %g from the records", f.name, f.stored, f.again)
+		}
+	}
+	return nil
+}
+
+// agree reports whether a and b agree within rateTolerance of the larger.
+// NaN never agrees with anything, so a NaN in memory is always caught.
+func agree(a, b float64) bool {
+	return math.Abs(a-b) <= rateTolerance*max(math.Abs(a), math.Abs(b))
+}

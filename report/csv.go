@@ -1,0 +1,66 @@
+package report
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"ioswarm/result"
+)
+
+// CSVHeader returns the CSV column names. They are a stable interface for
+// spreadsheets and scripts: columns may be appended, never renamed,
+// removed or reordered.
+func CSVHeader() []string {
+	return []string{
+		"label", "timestamp", "job_id", "command_line", "launcher", "hosts", "threads",
+		"block_size", "file_size", "total", "phase", "iteration", "bytes", "ops", "window_ns",
+		"bandwidth", "bandwidth_gbs", "bandwidth_gibs", "first_done_bandwidth", "sum_of_rates",
+		"iops", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_max_ns", "start_skew_ns",
+		"cache_drop", "resident_fraction", "stonewalled", "complete",
+	}
+}
+
+// WriteCSV writes one row per phase iteration of job, preceded by the
+// column names when header is true (false lets a sweep append the rows of
+// several jobs under one header). Rates are bytes or operations per
+// second, times nanoseconds, sizes bytes; floats carry every digit.
+func WriteCSV(w io.Writer, job *result.Job, header bool) error {
+	if job == nil {
+		return errors.New("no job to write as CSV")
+	}
+	cw := csv.NewWriter(w)
+	if header {
+		if err := cw.Write(CSVHeader()); err != nil {
+			return fmt.Errorf("writing CSV header: %w", err)
+		}
+	}
+	for i := range job.Phases {
+		if err := cw.Write(csvRow(job, &job.Phases[i])); err != nil {
+			return fmt.Errorf("writing CSV row for phase %s iteration %d: %w", job.Phases[i].Name, job.Phases[i].Iteration, err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("writing CSV: %w", err)
+	}
+	return nil
+}
+
+func csvRow(job *result.Job, p *result.Phase) []string {
+	c := job.Config
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	return []string{
+		job.Label, job.StartedAt, job.JobID, job.CommandLine, job.Launcher,
+		strconv.Itoa(len(job.Hosts)), strconv.Itoa(c.Threads),
+		i64(c.BlockSize), i64(c.FileSize), i64(c.Total),
+		p.Name, strconv.Itoa(p.Iteration), i64(p.Bytes), i64(p.Ops), i64(p.WindowNS),
+		exact(p.Bandwidth), exact(p.Bandwidth / gigabyte), exact(p.Bandwidth / gibibyte),
+		exact(p.FirstDoneBandwidth), exact(p.SumOfRates), exact(p.IOPS),
+		i64(p.Latency.P50), i64(p.Latency.P99), i64(p.Latency.P999), i64(p.Latency.Max),
+		i64(p.StartSkewNS), p.CacheDrop, exact(p.ResidentFraction),
+		strconv.FormatBool(p.Stonewalled), strconv.FormatBool(job.Complete),
+	}
+}

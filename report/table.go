@@ -1,0 +1,132 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"ioswarm/result"
+)
+
+// WriteTable writes job as an aligned human-readable table: a header block
+// describing the run, one row per phase iteration, a summary across
+// iterations for phases run more than once, and the job's warnings. An
+// incomplete job starts with a line no reader can miss.
+func WriteTable(w io.Writer, job *result.Job) error {
+	if job == nil {
+		return errors.New("no job to report")
+	}
+	ew := &errWriter{w: w}
+	if !job.Complete {
+		reason := job.Error
+		if reason == "" {
+			reason = "the run ended early"
+		}
+		fmt.Fprintf(ew, "INCOMPLETE RUN: %s — figures below are not a measurement of the whole job\n\n", clean(reason))
+	}
+	writeHeader(ew, job)
+	writePhases(ew, job.Phases)
+	writeSummary(ew, job.Phases)
+	writeWarnings(ew, job.Warnings)
+	return ew.err
+}
+
+// errWriter keeps the first write error so the section writers can print
+// freely and WriteTable reports the failure once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = fmt.Errorf("writing table: %w", err)
+	}
+	return n, e.err
+}
+
+// clean replaces tabs and line breaks, which would break the table's
+// columns, and other control characters with spaces.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// row writes cells tab-terminated, so every cell, the last included, takes
+// part in the column alignment.
+func row(w io.Writer, cells ...string) {
+	fmt.Fprint(w, strings.Join(cells, "\t")+"\t\n")
+}
+
+// pair writes a key and its value; the value is the last cell, so long
+// values do not widen the key column or leave trailing spaces.
+func pair(w io.Writer, key, value string) {
+	fmt.Fprintf(w, "%s\t%s\n", key, value)
+}
+
+func writeHeader(w io.Writer, job *result.Job) {
+	c := job.Config
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	id := clean(job.JobID)
+	if job.Label != "" {
+		id += "  (label " + clean(job.Label) + ")"
+	}
+	pair(tw, "job", id)
+	pair(tw, "ioswarm", clean(job.Version)+", started "+clean(job.StartedAt))
+	pair(tw, "command", clean(job.CommandLine))
+	pair(tw, "launcher", clean(job.Launcher))
+	pair(tw, "hosts", strconv.Itoa(len(job.Hosts)))
+	pair(tw, "threads", strconv.Itoa(c.Threads))
+	pair(tw, "block size", binaryBytes(c.BlockSize)+" (random "+binaryBytes(c.RandBlockSize)+")")
+	pair(tw, "file size", binaryBytes(c.FileSize)+" per thread")
+	pair(tw, "total", binaryBytes(c.Total))
+	pair(tw, "dir", clean(c.Dir))
+	pair(tw, "fs type", fsTypes(job.Hosts))
+	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), orDash(clean(c.DropCaches))))
+	pair(tw, "clock", "offsets known to within "+humanNS(clockError(job.Hosts)))
+	tw.Flush()
+	fmt.Fprintln(w)
+}
+
+// fsTypes lists the distinct filesystem types of --dir in host order; more
+// than one means the nodes did not all see the same filesystem.
+func fsTypes(hosts []result.Host) string {
+	var types []string
+	seen := map[string]bool{}
+	for _, h := range hosts {
+		t := orDash(clean(h.FSType))
+		if !seen[t] {
+			seen[t] = true
+			types = append(types, t)
+		}
+	}
+	return orDash(strings.Join(types, ", "))
+}
+
+// clockError is the largest bound on any rank's clock-offset error: the
+// uncertainty of every time in the table.
+func clockError(hosts []result.Host) int64 {
+	var worst int64
+	for _, h := range hosts {
+		worst = max(worst, h.ClockErrorNS)
+	}
+	return worst
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
