@@ -1,0 +1,131 @@
+package units
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+func TestFormatSize(t *testing.T) {
+	cases := []struct {
+		n    int64
+		want string
+	}{
+		{0, "0B"},
+		{1, "1B"},
+		{512, "512B"},
+		{1023, "1023B"},
+		{1024, "1KiB"},
+		{1536, "1536B"},
+		{3 << 10, "3KiB"},
+		{16 << 20, "16MiB"},
+		{16<<20 + 1024, "16385KiB"},
+		{1 << 30, "1GiB"},
+		{3 << 29, "1536MiB"},
+		{8 << 40, "8TiB"},
+		{1 << 50, "1PiB"},
+		{1 << 62, "4096PiB"},
+		{math.MaxInt64, "9223372036854775807B"},
+		{-2048, "-2KiB"},
+		{math.MinInt64, "-8192PiB"},
+	}
+	for _, c := range cases {
+		if got := FormatSize(c.n); got != c.want {
+			t.Errorf("FormatSize(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+// TestSizeRoundTrip checks FormatSize and ParseSize against each other on
+// values with few low bits (the shapes real sizes have) and on arbitrary ones.
+func TestSizeRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for i := 0; i < 20000; i++ {
+		var n int64
+		if i%2 == 0 {
+			n = rng.Int63n(1<<13) << uint(rng.Intn(50))
+		} else {
+			n = rng.Int63()
+		}
+		s := FormatSize(n)
+		back, err := ParseSize(s)
+		if err != nil || back != n {
+			t.Fatalf("FormatSize(%d) = %q, ParseSize gives %d, %v", n, s, back, err)
+		}
+	}
+}
+
+func TestFormatRate(t *testing.T) {
+	cases := []struct {
+		bps  float64
+		want string
+	}{
+		{2.13e9, "2.13 GB/s"},
+		{2.134e9, "2.13 GB/s"},
+		{2.136e9, "2.14 GB/s"},
+		{999.7e6, "1.00 GB/s"},
+		{999.4e6, "999 MB/s"},
+		{12.34e6, "12.3 MB/s"},
+		{9.996e6, "10.0 MB/s"},
+		{1500, "1.50 kB/s"},
+		{999, "999 B/s"},
+		{0, "0.00 B/s"},
+		{3.2e12, "3.20 TB/s"},
+		{5e18, "5000 PB/s"},
+		{-2.5e9, "-2.50 GB/s"},
+		{math.NaN(), "NaN B/s"},
+	}
+	for _, c := range cases {
+		if got := FormatRate(c.bps); got != c.want {
+			t.Errorf("FormatRate(%g) = %q, want %q", c.bps, got, c.want)
+		}
+	}
+}
+
+func TestFormatRateGiB(t *testing.T) {
+	cases := []struct {
+		bps  float64
+		want string
+	}{
+		{2.13e9, "1.98 GiB/s"},
+		{1 << 30, "1.00 GiB/s"},
+		{1000 << 20, "1000 MiB/s"},
+		{1023.7 * (1 << 20), "1.00 GiB/s"},
+		{1536, "1.50 KiB/s"},
+		{100 << 20, "100 MiB/s"},
+		{1 << 40, "1.00 TiB/s"},
+		{math.Inf(1), "+Inf B/s"},
+	}
+	for _, c := range cases {
+		if got := FormatRateGiB(c.bps); got != c.want {
+			t.Errorf("FormatRateGiB(%g) = %q, want %q", c.bps, got, c.want)
+		}
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	cases := []struct {
+		ns   int64
+		want string
+	}{
+		{0, "0ns"},
+		{85, "85ns"},
+		{999, "999ns"},
+		{1000, "1.00µs"},
+		{412_000, "412µs"},
+		{412_400, "412µs"},
+		{999_600, "1.00ms"},
+		{1_200_000, "1.20ms"},
+		{12_340_000, "12.3ms"},
+		{3_400_000_000, "3.40s"},
+		{3_456_000_000, "3.46s"},
+		{1_234_000_000_000, "1234s"},
+		{-1_500_000, "-1.50ms"},
+		{-85, "-85ns"},
+	}
+	for _, c := range cases {
+		if got := FormatDuration(c.ns); got != c.want {
+			t.Errorf("FormatDuration(%d) = %q, want %q", c.ns, got, c.want)
+		}
+	}
+}
