@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# cluster.sh - a cluster of SSH "nodes" on one machine, built from Linux
+# namespaces and real OpenSSH servers, for ioswarm's integration tests.
+#
+# Usage:
+#   cluster.sh up DIR N [PREFIX]       build N nodes (1..244), wait for every sshd
+#   cluster.sh down DIR                tear down what up built; safe to repeat
+#   cluster.sh exec DIR NODE CMD...    run CMD as if on NODE (net, uts, mount)
+#   cluster.sh head DIR CMD...         run CMD in the head namespace (net only)
+#   cluster.sh link DIR NODE down|up   take NODE's port on the fabric down or up
+#   cluster.sh freeze|thaw DIR NODE    SIGSTOP / SIGCONT every process on NODE
+#   cluster.sh procs DIR NODE          print the PIDs of every process on NODE
+#   cluster.sh pdsh DIR                time `pdsh -R ssh -w node[1-N] true`
+#
+# Layout. Nothing is created or changed in the root network namespace and no
+# namespace has a default route, so no packet can leave the machine:
+#   PREFIXfab    bridge br0 without address; ports vhead and vn1..vnN
+#   PREFIXhead   eth0 10.77.S.1/24, the launcher's host; root mount namespace
+#   PREFIXnK     eth0 10.77.S.(10+K)/24; sshd in its own UTS namespace
+#                (hostname nodeK) and mount namespace (private /tmp, /run,
+#                /root and /etc/hosts; the rest is shared like a parallel FS)
+# The fabrics of concurrent clusters are separate, so addresses could repeat;
+# S is derived from PREFIX all the same, so that logs of concurrent clusters
+# (almost always) differ in addresses as well as in namespace names.
+#
+# DIR holds everything of one run: keys, known_hosts, ssh_config, hosts (node
+# names), env (shell-sourceable facts), nodes/NODE (sshd config, host key,
+# logs), home/NODE (the node's /root), pids (PID, start time, label) and
+# netns (namespace names); the last two are all `down` needs. DIR stays
+# visible at its own path on every node, even under /tmp.
+# shellcheck source-path=SCRIPTDIR
+set -euo pipefail
+
+readonly SSHD=/usr/sbin/sshd
+SELF=$(realpath -- "${BASH_SOURCE[0]}")
+readonly SELF HERE=${SELF%/*}
+readonly MAX_NODES=244
+readonly TERM_GRACE_TICKS=40 # 2 s of 0.05 s polls before SIGKILL
+
+die() {
+	printf 'cluster.sh: %s\n' "$*" >&2
+	exit 1
+}
+
+usage() {
+	sed -n '5,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	exit 2
+}
+
+# micros prints the wall clock in microseconds without forking.
+micros() {
+	local t=$EPOCHREALTIME
+	REPLY=${t/./}
+}
+
+# seconds_since prints the seconds elapsed since a micros reading.
+seconds_since() {
+	local start=$1
+	micros
+	local d=$((REPLY - start))
+	printf '%d.%03d' $((d / 1000000)) $((d / 1000 % 1000))
+}
+
+# apt_install installs packages, refreshing the package lists only when the
+# first attempt fails: a fresh list costs seconds and is usually not needed.
+apt_install() {
+	local opts=(-y -q -o DPkg::Lock::Timeout=300)
+	printf 'cluster.sh: installing %s\n' "$*" >&2
+	if DEBIAN_FRONTEND=noninteractive apt-get install "${opts[@]}" "$@" >&2; then
+		return 0
+	fi
+	apt-get update -q >&2 || die "apt-get update failed; cannot install $*"
+	DEBIAN_FRONTEND=noninteractive apt-get install "${opts[@]}" "$@" >&2 ||
+		die "could not install $*"
+}
+
+ensure_packages() {
+	local missing=()
+	[[ -x $SSHD ]] || missing+=(openssh-server)
+	if ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
+		missing+=(openssh-client)
+	fi
+	command -v ip >/dev/null || missing+=(iproute2)
+	if ((${#missing[@]} > 0)); then
+		apt_install "${missing[@]}"
+	fi
+	if ! command -v nsenter >/dev/null || ! command -v unshare >/dev/null; then
+		die "nsenter and unshare (util-linux) are required"
+	fi
+}
+
+# abs_dir turns DIR into an absolute path without symlinks, refusing
+# characters that would need quoting in sshd_config, ssh_config or env.
+abs_dir() {
+	local d
+	d=$(realpath -m -- "$1")
+	[[ $d =~ ^/[A-Za-z0-9_./-]*$ ]] || die "DIR $d: use only letters, digits and _ . / -"
+	REPLY=$d
+}
+
+# load reads the facts `up` recorded in DIR/env.
+load() {
+	abs_dir "$1"
+	local dir=$REPLY
+	[[ -f $dir/env ]] || die "$dir holds no cluster (no $dir/env); run: cluster.sh up $dir N"
+	# shellcheck source=/dev/null
+	source "$dir/env"
+}
+
+# node_index checks a node name against the loaded cluster and sets REPLY
+# to its number.
+node_index() {
+	if ! [[ $1 =~ ^node([1-9][0-9]*)$ ]] || ((BASH_REMATCH[1] > CLUSTER_N)); then
+		die "no node $1 in $CLUSTER_DIR (nodes are node1..node$CLUSTER_N)"
+	fi
+	REPLY=${BASH_REMATCH[1]}
+}
+
+# proc_stat sets REPLY to "STATE STARTTIME" of a PID, or fails when the
+# process is gone. The command name may hold spaces and parentheses, so the
+# fields are taken after the last ") ".
+proc_stat() {
+	local line f
+	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+	read -ra f <<<"${line##*) }"
+	REPLY="${f[0]} ${f[19]}"
+}
+
+# alive succeeds when PID runs and is the process that was recorded: same
+# start time (PIDs are reused), and not a zombie waiting to be reaped.
+alive() {
+	proc_stat "$1" || return 1
+	local state=${REPLY% *} start=${REPLY#* }
+	[[ $state != Z && $start == "$2" ]]
+}
+
+# record_pid appends "PID STARTTIME LABEL" to DIR/pids and sets REPLY to
+# the start time.
+record_pid() {
+	local dir=$1 pid=$2 label=$3
+	proc_stat "$pid" || die "process $pid ($label) exited at once"
+	REPLY=${REPLY#* }
+	printf '%s %s %s\n' "$pid" "$REPLY" "$label" >>"$dir/pids"
+}
+
+# shellcheck source=procs.sh
+source "$HERE/procs.sh"
+# shellcheck source=files.sh
+source "$HERE/files.sh"
+# shellcheck source=up.sh
+source "$HERE/up.sh"
+
+cmd_exec() {
+	(($# >= 3)) || usage
+	load "$1"
+	node_index "$2"
+	local node=$2
+	shift 2
+	node_sshd "$CLUSTER_DIR/nodes/$node/pid" || die "$node: its sshd is not running (cluster down?)"
+	exec nsenter -t "$REPLY" -n -u -m -- "$@"
+}
+
+cmd_head() {
+	(($# >= 2)) || usage
+	load "$1"
+	shift
+	exec nsenter --net="/run/netns/$CLUSTER_HEAD_NS" -- "$@"
+}
+
+cmd_link() {
+	(($# == 3)) || usage
+	[[ $3 == up || $3 == down ]] || usage
+	load "$1"
+	node_index "$2"
+	ip -n "$CLUSTER_FABRIC_NS" link set "vn$REPLY" "$3" ||
+		die "could not set the link of $2 $3"
+}
+
+cmd_pdsh() {
+	(($# == 1)) || usage
+	load "$1"
+	command -v pdsh >/dev/null || apt_install pdsh
+	local start
+	micros
+	start=$REPLY
+	PDSH_SSH_ARGS_APPEND="-F $CLUSTER_SSH_CONFIG" \
+		nsenter --net="/run/netns/$CLUSTER_HEAD_NS" -- \
+		pdsh -R ssh -w "node[1-$CLUSTER_N]" true ||
+		die "pdsh failed"
+	printf 'pdsh -R ssh -w node[1-%d] true: %s s\n' "$CLUSTER_N" "$(seconds_since "$start")"
+}
+
+main() {
+	(($# >= 1)) || usage
+	local cmd=$1
+	shift
+	case $cmd in
+	up) cmd_up "$@" ;;
+	down) cmd_down "$@" ;;
+	exec) cmd_exec "$@" ;;
+	head) cmd_head "$@" ;;
+	link) cmd_link "$@" ;;
+	freeze) cmd_signal STOP "$@" ;;
+	thaw) cmd_signal CONT "$@" ;;
+	procs) cmd_procs "$@" ;;
+	pdsh) cmd_pdsh "$@" ;;
+	_boot) boot_node "$@" ;;
+	*) usage ;;
+	esac
+}
+
+main "$@"

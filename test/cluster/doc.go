@@ -1,0 +1,18 @@
+// Package cluster brings up a cluster of SSH "nodes" on one machine for
+// integration tests, and tears it down again.
+//
+// The work is done by cluster.sh beside this file: every node is a network
+// namespace joined to a private bridge, with its own OpenSSH server, its own
+// hostname (UTS namespace) and its own /tmp, /run, /root and /etc/hosts
+// (mount namespace); the rest of the filesystem is shared, as a parallel
+// filesystem would be. The launcher under test runs in a head namespace on
+// the same bridge. No namespace has a default route, so nothing a test does
+// can reach beyond the machine. Keys, known_hosts and ssh_config are made per
+// run, and host keys are checked strictly.
+//
+// Start needs root, iproute2 and util-linux's nsenter and unshare; without
+// them it skips the test. It installs openssh-server from apt when missing.
+//
+// This package imports only the standard library. It must not import any
+// ioswarm package, so that the tests of every package can use it.
+package cluster
