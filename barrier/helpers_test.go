@@ -1,0 +1,222 @@
+package barrier
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const (
+	testJob  = "job-7f3a"
+	testHash = "5e0b6c1f2d3a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9012345678"
+	// wait bounds every blocking step of a test; only a hang reaches it.
+	wait = 15 * time.Second
+)
+
+func testSecret() []byte { return []byte("0123456789abcdef-job-secret") }
+
+// guard fails the whole binary, with every goroutine's stack, if the test
+// and its cleanups have not finished within d: a deadlock shows up as a
+// readable failure instead of the go test timeout.
+func guard(t *testing.T, d time.Duration) {
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done) })
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(d):
+			buf := make([]byte, 1<<20)
+			n := runtime.Stack(buf, true)
+			panic(fmt.Sprintf("%s still running after %v: deadlock?\n%s", t.Name(), d, buf[:n]))
+		}
+	}()
+}
+
+// logSink collects a coordinator's log lines.
+type logSink struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logSink) logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+func (l *logSink) count(substr string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, line := range l.lines {
+		if strings.Contains(line, substr) {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *logSink) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
+
+// waitFor waits until at least n lines contain substr.
+func (l *logSink) waitFor(t *testing.T, substr string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for l.count(substr) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("want %d log lines containing %q, got %d; log:\n%s", n, substr, l.count(substr), l)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func testConfig(ranks int, log *logSink) Config {
+	return Config{
+		JobID: testJob, Secret: testSecret(), BinaryHash: testHash, Ranks: ranks,
+		Heartbeat: 50 * time.Millisecond, Timeout: 3 * time.Second,
+		HandshakeTimeout: 3 * time.Second, Logf: log.logf,
+	}
+}
+
+func startCoordinator(t *testing.T, cfg Config) *Coordinator {
+	t.Helper()
+	c, err := Listen(context.Background(), "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close("") })
+	return c
+}
+
+func testHello(rank int) Hello {
+	return Hello{JobID: testJob, Rank: rank, Host: fmt.Sprintf("node%02d", rank), BinaryHash: testHash}
+}
+
+func fastOptions() DialOptions {
+	return DialOptions{Heartbeat: 50 * time.Millisecond, Timeout: 3 * time.Second}
+}
+
+// handler answers one request on a rank.
+type handler func(rank int, r *Request) (any, error)
+
+// echo replies with the request's body.
+func echo(_ int, r *Request) (any, error) { return r.Body, nil }
+
+// startRank dials the coordinator as rank and serves its requests with h,
+// each in its own goroutine, until the session ends.
+func startRank(t *testing.T, addr string, rank int, opt DialOptions, h handler) *Member {
+	t.Helper()
+	m, err := Dial(context.Background(), addr, testHello(rank), testSecret(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve(t, m, rank, h)
+	return m
+}
+
+// startRanks starts ranks 0..n-1 concurrently, as real nodes would.
+func startRanks(t *testing.T, addr string, n int, opt DialOptions, h handler) []*Member {
+	t.Helper()
+	ms := make([]*Member, n)
+	var wg sync.WaitGroup
+	for r := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m, err := Dial(context.Background(), addr, testHello(r), testSecret(), opt)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ms[r] = m
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		for _, m := range ms {
+			if m != nil {
+				_ = m.Close()
+			}
+		}
+		t.FailNow()
+	}
+	for r, m := range ms {
+		serve(t, m, r, h)
+	}
+	return ms
+}
+
+// serve answers m's requests with h, each in its own goroutine, until the
+// session ends; cleanup closes m and waits for the handlers.
+func serve(t *testing.T, m *Member, rank int, h handler) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for r := range m.Requests() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				body, err := h(rank, r)
+				_ = m.Reply(r, body, err)
+			}()
+		}
+	}()
+	t.Cleanup(func() {
+		_ = m.Close()
+		wg.Wait()
+	})
+}
+
+func join(t *testing.T, c *Coordinator) []MemberInfo {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	infos, err := c.Join(ctx)
+	if err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	return infos
+}
+
+// callEcho runs a Call whose body names the rank and round, and checks
+// every rank echoed its own body back, in rank order.
+func callEcho(t *testing.T, c *Coordinator, round int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	replies, err := c.Call(ctx, "echo", func(rank int) any {
+		return map[string]int{"rank": rank, "round": round}
+	})
+	if err != nil {
+		t.Fatalf("call round %d: %v", round, err)
+	}
+	for r, raw := range replies {
+		var got map[string]int
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatalf("round %d rank %d: reply %s: %v", round, r, raw, err)
+		}
+		if got["rank"] != r || got["round"] != round {
+			t.Fatalf("round %d: reply at index %d is %v", round, r, got)
+		}
+	}
+}
+
+// waitClosed waits for ch to close or fails the test naming what.
+func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(wait):
+		t.Fatalf("%s did not happen within %v", what, wait)
+	}
+}
