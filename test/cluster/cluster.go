@@ -43,6 +43,7 @@ type Cluster struct {
 
 	fabricNS string
 	script   string
+	env      []string // extra environment for cluster.sh
 }
 
 // Start brings a cluster of n nodes up for the test and tears it down in
@@ -50,6 +51,19 @@ type Cluster struct {
 // run as root or the tools to build namespaces are missing, and in -short
 // mode, since a cluster takes about a second to build.
 func Start(t testing.TB, n int) *Cluster {
+	t.Helper()
+	return StartWith(t, n, Options{})
+}
+
+// Options vary how a cluster is built.
+type Options struct {
+	// ClockOffset moves node K's (1-based) CLOCK_MONOTONIC ahead by the
+	// given whole seconds, through a time namespace.
+	ClockOffset map[int]int
+}
+
+// StartWith is Start with options.
+func StartWith(t testing.TB, n int, opt Options) *Cluster {
 	t.Helper()
 	if reason := unavailable(); reason != "" {
 		t.Skip("namespaced SSH cluster unavailable: " + reason)
@@ -71,6 +85,11 @@ func Start(t testing.TB, n int) *Cluster {
 	t.Cleanup(func() { c.cleanup(t) })
 	ctx, cancel := context.WithTimeout(context.Background(), upTimeout)
 	defer cancel()
+	var offsets []string
+	for k, sec := range opt.ClockOffset {
+		offsets = append(offsets, fmt.Sprintf("%d=%d", k, sec))
+	}
+	c.env = []string{"CLUSTER_CLOCK_OFFSETS=" + strings.Join(offsets, " ")}
 	out, err := c.run(ctx, "up", dir, strconv.Itoa(n), c.Prefix)
 	if err != nil {
 		t.Fatalf("cluster up of %d nodes in %s: %v\n%s", n, dir, err, out)
@@ -137,6 +156,7 @@ func (c *Cluster) run(ctx context.Context, args ...string) (string, error) {
 	// The sshds started by up write to their own logs; should anything still
 	// hold the output pipe, do not wait for it forever.
 	cmd.WaitDelay = 5 * time.Second
+	cmd.Env = append(os.Environ(), c.env...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

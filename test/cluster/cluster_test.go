@@ -177,3 +177,26 @@ func checkTeardown(t *testing.T, c *Cluster) {
 		t.Errorf("second down: %v", err)
 	}
 }
+
+// A node started with a clock offset sees CLOCK_MONOTONIC that far ahead;
+// the others do not. This is what the clock-conversion tests rely on.
+func TestClockOffsetNode(t *testing.T) {
+	c := StartWith(t, 2, Options{ClockOffset: map[int]int{2: 10800}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	uptime := func(node string) float64 {
+		out, err := c.SSH(ctx, node, "cat", "/proc/uptime").Output()
+		if err != nil {
+			t.Fatalf("%s: %v", node, err)
+		}
+		var up float64
+		if _, err := fmt.Sscan(string(out), &up); err != nil {
+			t.Fatalf("%s: uptime %q: %v", node, out, err)
+		}
+		return up
+	}
+	d := uptime(c.Nodes[1]) - uptime(c.Nodes[0])
+	if d < 10790 || d > 10810 {
+		t.Fatalf("node2's clock is %.1f s ahead of node1's, want about 10800", d)
+	}
+}

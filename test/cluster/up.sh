@@ -110,11 +110,23 @@ config_host() {
 # start_nodes starts each node's sshd inside the node's network namespace
 # and fresh UTS and mount namespaces. nsenter and unshare exec without
 # forking, so the PID recorded is the sshd's own.
+#
+# CLUSTER_CLOCK_OFFSETS ("K=SECONDS ...") puts node K in a time namespace
+# whose CLOCK_MONOTONIC and CLOCK_BOOTTIME run SECONDS ahead of the
+# machine's, as two machines' uptimes differ in a real cluster.
 start_nodes() {
-	local dir=$1 n=$2 p=$3 k pid
+	local dir=$1 n=$2 p=$3 k pid kv
+	local -A shift=()
+	for kv in ${CLUSTER_CLOCK_OFFSETS:-}; do
+		shift[${kv%%=*}]=${kv#*=}
+	done
 	for ((k = 1; k <= n; k++)); do
+		local timens=()
+		if [[ -n ${shift[$k]:-} ]]; then
+			timens=(--time --monotonic "${shift[$k]}" --boottime "${shift[$k]}")
+		fi
 		nsenter --net="/run/netns/${p}n$k" -- \
-			unshare --uts --mount --propagation slave -- \
+			unshare --uts --mount --propagation slave "${timens[@]}" -- \
 			"$BASH" "$SELF" _boot "$dir" "$k" \
 			</dev/null >>"$dir/nodes/node$k/boot.log" 2>&1 &
 		pid=$!
