@@ -34,6 +34,9 @@ func writePhases(w io.Writer, phases []result.Phase) {
 	if stonewalled {
 		fmt.Fprintln(w, "* stonewalled: figures cover only the timed part; threads finished their files untimed")
 	}
+	if v := verifiedNames(phases); v != "" {
+		fmt.Fprintf(w, "%s: data verified while reading, inside the timed window (bandwidth and IOPS include the checking; latency is the read call alone)\n", v)
+	}
 	fmt.Fprintln(w, "latency is per operation for random phases and per record for sequential ones")
 	fmt.Fprintln(w)
 }
@@ -69,4 +72,19 @@ func isRandom(name string) bool { return strings.HasPrefix(name, "rand") }
 // zero percentiles without a histogram mean "not measured", not 0 ns.
 func hasLatency(p *result.Phase) bool {
 	return p.Histogram != nil || p.Latency != (result.Latency{})
+}
+
+// verifiedNames lists, once each and in order, the phases whose data was
+// checked on read: their rates include the checking, which a reader
+// comparing them with another tool's must know.
+func verifiedNames(phases []result.Phase) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, p := range phases {
+		if p.Verified && !seen[p.Name] {
+			seen[p.Name] = true
+			names = append(names, clean(p.Name))
+		}
+	}
+	return strings.Join(names, ", ")
 }

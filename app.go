@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:    "ioswarm",
+		Usage:   "measure what a filesystem really delivers to a cluster",
+		Version: version,
+		Description: "N threads over many nodes write and read N files (or do random 4 KiB I/O), timed together;\n" +
+			"figures are defined in the README. With no hosts, ranks run on this machine.",
+		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
+		Commands: []*cli.Command{
+			runCommand(),
+			sweepCommand(),
+			compareCommand(),
+			plotCommand(),
+			hostsCommand(),
+			rankCommand(),
+			cleanupCommand(),
+		},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usageError{msg: err.Error()}
+		},
+		// Errors are printed once, by main, as one line.
+		ExitErrHandler:  func(*cli.Context, error) {},
+		HideHelpCommand: true,
+		CommandNotFound: nil,
+	}
+}
+
+// flagError names the flag and its value.
+func flagError(flag, value string, err error) error {
+	return usageError{msg: fmt.Sprintf("--%s %q: %v", flag, value, err)}
+}

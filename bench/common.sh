@@ -1,0 +1,67 @@
+# Shared by the bench/*-vs-fio.sh scripts; sourced, not run.
+#
+# Each script compares ioswarm with fio on this machine. Neither is a test:
+# they take minutes, need root (cache dropping) and a few GiB of disk, and
+# print figures for a human to read.
+
+# die prints its arguments and stops the script.
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+# need_tools checks for root, python3 (JSON and medians) and GNU time,
+# and installs Debian's fio when it is missing.
+need_tools() {
+	[ "$(id -u)" = 0 ] || die "run as root: the benchmarks drop the page cache"
+	command -v python3 >/dev/null || die "python3 is needed to read JSON results"
+	if ! command -v fio >/dev/null || [ ! -x /usr/bin/time ]; then
+		echo "installing fio and time from apt ..." >&2
+		apt-get update -qq >&2 && apt-get install -y -qq fio time >&2 ||
+			die "could not install fio and time with apt-get"
+	fi
+}
+
+# build_ioswarm sets IOSWARM to a binary: the one named by $IOSWARM, or one
+# built from this tree into the work directory.
+build_ioswarm() {
+	local work=$1
+	if [ -n "${IOSWARM:-}" ]; then
+		[ -x "$IOSWARM" ] || die "IOSWARM=$IOSWARM is not executable"
+		return
+	fi
+	local root
+	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	(cd "$root" && CGO_ENABLED=0 go build -o "$work/ioswarm" .) || die "go build failed"
+	IOSWARM=$work/ioswarm
+}
+
+# make_work creates a private work directory under $1 and removes it, and
+# everything the tools wrote there, when the script exits for any reason.
+make_work() {
+	local parent=$1
+	[ -d "$parent" ] || die "$parent is not a directory"
+	WORK=$(mktemp -d "$parent/ioswarm-bench.XXXXXX")
+	trap 'rm -rf -- "$WORK"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+# need_space fails early when $1 lacks $2 MiB of free space.
+need_space() {
+	local free
+	free=$(df -Pm "$1" | awk 'NR == 2 { print $4 }')
+	[ "$free" -ge "$2" ] || die "$1 has $free MiB free, the benchmark needs $2 MiB"
+}
+
+# drop_caches is what ioswarm does before each phase, done for fio.
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# cpu_seconds reads a file written by /usr/bin/time -f '%U %S' and prints
+# user + system seconds of the process and every child it waited for.
+cpu_seconds() {
+	awk 'END { printf "%.3f\n", $1 + $2 }' "$1"
+}

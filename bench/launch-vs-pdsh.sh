@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# launch-vs-pdsh.sh: how long ioswarm takes to get ranks running and joined
+# on N nodes over SSH, cold (the binary is copied to every node) and warm
+# (every node holds a verified copy), next to `pdsh -R ssh -w node[1-N] true`
+# on the same namespaced cluster in the same run.
+#
+# Usage: bench/launch-vs-pdsh.sh [N]        (default 16; run as root)
+#   ROUNDS=5  IOSWARM=/path/to/ioswarm (built with CGO_ENABLED=0 if unset)
+#
+# Method. Launch-to-ready is the time from starting `ioswarm run` in the
+# head namespace until its job directory <dir>/ioswarm-<id> appears: the
+# coordinator creates it only after every rank has joined and passed its
+# node check, so the time covers process start, host list, ssh_config and
+# key loading, N parallel SSH connections, the probe of each node
+# (architecture, SHA-256 of the cached copy), the copy when cold, starting
+# each rank, each rank's TCP join with its HMAC proof and clock probe, and
+# two short request rounds (node check, create) that the measurement
+# cannot exclude. The script polls for the directory every 2 ms without
+# forking. The tiny write phase that follows is not counted. pdsh's time is
+# the wall time of the whole command (process start to exit): launch-to-done
+# for a command that does nothing.
+# Cold means every node's ~/.cache/ioswarm is removed before the run.
+# The three measurements alternate within each round (pdsh, cold, warm), so
+# machine load affects all three alike; the figures are medians.
+set -euo pipefail
+
+N=${1:-16}
+ROUNDS=${ROUNDS:-5}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+CLUSTER_SH=$ROOT/test/cluster/cluster.sh
+
+die() {
+	echo "error: $*" >&2
+	exit 1
+}
+
+[ "$(id -u)" = 0 ] || die "run as root: the cluster is built from namespaces"
+command -v python3 >/dev/null || die "python3 is needed for the medians"
+command -v pdsh >/dev/null || {
+	echo "installing pdsh from apt ..." >&2
+	apt-get install -y -qq pdsh >&2 || { apt-get update -qq >&2 && apt-get install -y -qq pdsh >&2; } ||
+		die "could not install pdsh"
+}
+
+WORK=$(mktemp -d /tmp/iolaunch.XXXXXX)
+CL=$WORK/cl
+DATA=$(mktemp -d /var/tmp/iolaunch-data.XXXXXX)
+cleanup() {
+	bash "$CLUSTER_SH" down "$CL" >/dev/null 2>&1 || true
+	rm -rf -- "$WORK" "$DATA"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ -z "${IOSWARM:-}" ]; then
+	(cd "$ROOT" && CGO_ENABLED=0 go build -o "$WORK/ioswarm" .) || die "go build failed"
+	IOSWARM=$WORK/ioswarm
+fi
+bash "$CLUSTER_SH" up "$CL" "$N" "lp$$-" >&2 || die "cluster up failed"
+# shellcheck source=/dev/null
+source "$CL/env"
+HEAD=(nsenter --net="/run/netns/$CLUSTER_HEAD_NS" --)
+shopt -s nullglob
+# A FIFO opened for reading and writing never delivers: read -t on it is a
+# pause that forks nothing.
+mkfifo "$WORK/pause"
+exec {PAUSE_FD}<>"$WORK/pause"
+
+# now_us sets REPLY to the wall clock in microseconds, without a fork.
+now_us() {
+	local t=$EPOCHREALTIME
+	REPLY=${t/./}
+}
+
+# launch prints the seconds from start until the job directory exists.
+launch() {
+	local start pid dirs
+	now_us
+	start=$REPLY
+	"${HEAD[@]}" "$IOSWARM" run --hosts "$CLUSTER_HOSTS_FILE" --ssh-config "$CLUSTER_SSH_CONFIG" \
+		--threads "$N" --file-size 1MiB --block 1MiB --phases write --no-fsync --drop-caches off \
+		--dir "$DATA" --format csv >/dev/null 2>"$WORK/run.log" &
+	pid=$!
+	while :; do
+		dirs=("$DATA"/ioswarm-*)
+		if ((${#dirs[@]} > 0)); then
+			now_us
+			break
+		fi
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait "$pid" || true
+			die "ioswarm ended before its job directory appeared: $(cat "$WORK/run.log")"
+		fi
+		read -r -t 0.002 -u "$PAUSE_FD" || true
+	done
+	local ready=$REPLY
+	wait "$pid" || die "ioswarm run failed: $(cat "$WORK/run.log")"
+	printf '%d.%06d\n' $(((ready - start) / 1000000)) $(((ready - start) % 1000000))
+}
+
+pdsh_time() {
+	local start
+	now_us
+	start=$REPLY
+	PDSH_SSH_ARGS_APPEND="-F $CLUSTER_SSH_CONFIG" "${HEAD[@]}" pdsh -R ssh -w "node[1-$N]" true ||
+		die "pdsh failed"
+	now_us
+	printf '%d.%06d\n' $(((REPLY - start) / 1000000)) $(((REPLY - start) % 1000000))
+}
+
+clear_caches() {
+	local node
+	for node in $CLUSTER_NODES; do
+		bash "$CLUSTER_SH" exec "$CL" "$node" rm -rf /root/.cache/ioswarm
+	done
+}
+
+size=$(stat -c %s "$IOSWARM")
+echo "nodes $N, rounds $ROUNDS, binary $((size / 1024 / 1024)) MiB, $(nproc) cores" >&2
+pdsh_s=() cold_s=() warm_s=()
+for ((r = 1; r <= ROUNDS; r++)); do
+	pdsh_s+=("$(pdsh_time)")
+	clear_caches
+	cold_s+=("$(launch)")
+	warm_s+=("$(launch)")
+	echo "round $r: pdsh ${pdsh_s[-1]} s, cold ${cold_s[-1]} s, warm ${warm_s[-1]} s" >&2
+done
+python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" <<'EOF'
+import statistics, sys
+p, c, w = ([float(x) for x in a.split()] for a in sys.argv[1:4])
+n = sys.argv[4]
+mp, mc, mw = (statistics.median(x) for x in (p, c, w))
+print(f"median over {len(p)} rounds, {n} nodes:")
+print(f"  pdsh -R ssh -w node[1-{n}] true   {mp:.3f} s  (min {min(p):.3f}, max {max(p):.3f})")
+print(f"  ioswarm launch-to-ready, cold  {mc:.3f} s  (min {min(c):.3f}, max {max(c):.3f})  {mc/mp:.2f}x pdsh, target <= 2x")
+print(f"  ioswarm launch-to-ready, warm  {mw:.3f} s  (min {min(w):.3f}, max {max(w):.3f})  {mw/mp:.2f}x pdsh, target <= 1x")
+EOF

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# seq-vs-fio.sh: sequential write and read bandwidth of ioswarm against fio
+# on the same pattern, buffered and with O_DIRECT, at 1, 2 and 4 threads.
+#
+# Usage: bench/seq-vs-fio.sh [PARENT_DIR]      (default /var/tmp; run as root)
+#   TOTAL_MIB=4096  aggregate size in MiB, divided among the threads
+#   THREADS="1 2 4"  ROUNDS=3  MODES="buffered direct"
+#   IOSWARM=/path/to/ioswarm (built from this tree if unset)
+#
+# Like with like:
+# - Pattern: N threads, one new file each of TOTAL_MIB/N MiB, written then
+#   read in 16 MiB records with pwrite/pread (fio ioengine=psync), one
+#   fsync per file at the end of the write (ioswarm's default; fio's
+#   end_fsync=1). fio gets fallocate=none because ioswarm does not
+#   preallocate, and its files are removed before each write because
+#   ioswarm's write creates new files.
+# - Cache: before each buffered phase both tools run on a cold cache:
+#   ioswarm drops it itself (sync; echo 3 > /proc/sys/vm/drop_caches, as
+#   root); the script does the same for fio. With O_DIRECT neither drops
+#   (ioswarm reports cache_drop "direct").
+# - Bandwidth: ioswarm's is all bytes / (latest thread end - earliest thread
+#   start), each thread timed from before open to after close, fsync
+#   included. fio's is the group's bw_bytes under group_reporting: all
+#   bytes / the longest job's runtime, which also includes end_fsync (fio
+#   syncs inside its I/O loop). fio's runtime starts per job after its
+#   setup, so it leaves out thread start skew and is, if anything, the
+#   kinder figure to fio.
+# - Order: the tools alternate, ioswarm then fio, round after round, on the
+#   same directory; the figures are medians over the rounds. On these VMs a
+#   buffered write right after a cache drop is slow and an immediate rerun
+#   fast, so a single run of each would compare timing luck, not tools.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+
+PARENT=${1:-/var/tmp}
+TOTAL_MIB=${TOTAL_MIB:-4096}
+THREADS=${THREADS:-"1 2 4"}
+ROUNDS=${ROUNDS:-3}
+MODES=${MODES:-"buffered direct"}
+
+need_tools
+for t in $THREADS; do
+	[ $((TOTAL_MIB % (16 * t))) = 0 ] || die "TOTAL_MIB=$TOTAL_MIB does not divide into $t threads of 16 MiB records"
+done
+need_space "$PARENT" $((TOTAL_MIB + 256))
+make_work "$PARENT"
+build_ioswarm "$WORK"
+RESULTS=$WORK/results.tsv
+
+# run_ioswarm MODE T ROUND: one write,read run; appends a result line.
+run_ioswarm() {
+	local mode=$1 t=$2 round=$3 out=$WORK/ioswarm.json direct=()
+	[ "$mode" = direct ] && direct=(--direct)
+	"$IOSWARM" run --dir "$WORK" --threads "$t" --total "${TOTAL_MIB}MiB" --block 16MiB \
+		--phases write,read "${direct[@]}" --quiet --format json --output "$out" >/dev/null ||
+		die "ioswarm failed ($mode, $t threads)"
+	python3 - "$out" "$mode" "$t" "$round" >>"$RESULTS" <<'PY'
+import json, sys
+path, mode, t, rnd = sys.argv[1:]
+ph = {p["name"]: p for p in json.load(open(path))["phases"]}
+print("ioswarm", mode, t, rnd, ph["write"]["bandwidth"], ph["read"]["bandwidth"], sep="\t")
+PY
+}
+
+# fio_phase MODE T RW: one fio run of the write or read phase; prints the
+# group's bandwidth in bytes per second.
+fio_phase() {
+	local mode=$1 t=$2 rw=$3 out=$WORK/fio.json
+	[ "$mode" = buffered ] && drop_caches
+	fio --name=seq --directory="$WORK/fio" --numjobs="$t" --size=$((TOTAL_MIB / t))m --bs=16m \
+		--rw="$rw" --ioengine=psync --end_fsync=1 --fallocate=none --direct=$([ "$mode" = direct ] && echo 1 || echo 0) \
+		--group_reporting --output-format=json --output="$out" >/dev/null || die "fio $rw failed ($mode, $t threads)"
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]["bw_bytes"])' "$out" "$rw"
+}
+
+# run_fio MODE T ROUND: write then read on new files; appends a result line.
+run_fio() {
+	local mode=$1 t=$2 round=$3 w r
+	rm -rf -- "$WORK/fio" && mkdir "$WORK/fio"
+	w=$(fio_phase "$mode" "$t" write)
+	r=$(fio_phase "$mode" "$t" read)
+	rm -rf -- "$WORK/fio"
+	printf 'fio\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$t" "$round" "$w" "$r" >>"$RESULTS"
+}
+
+echo "seq-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, $ROUNDS rounds, modes $MODES, in $WORK"
+for mode in $MODES; do
+	for t in $THREADS; do
+		for ((round = 1; round <= ROUNDS; round++)); do
+			run_ioswarm "$mode" "$t" "$round"
+			run_fio "$mode" "$t" "$round"
+			tail -n 2 "$RESULTS" | awk -F'\t' '{ printf "  %-8s %s threads round %s  %-7s  write %.3f GB/s  read %.3f GB/s\n", $2, $3, $4, $1, $5 / 1e9, $6 / 1e9 }'
+		done
+	done
+done
+
+python3 - "$RESULTS" <<'PY'
+import statistics as st, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+def med(tool, mode, t, col):
+    return st.median(float(r[col]) for r in rows if r[:3] == [tool, mode, t])
+print()
+print("median bandwidth in GB/s (10^9 bytes/s) over the rounds; ratio = ioswarm / fio")
+print(f"{'mode':>8} {'threads':>7} | {'write ioswarm':>13} {'fio':>7} {'ratio':>6} | {'read ioswarm':>12} {'fio':>7} {'ratio':>6}")
+seen = []
+for r in rows:
+    if r[1:3] not in seen:
+        seen.append(r[1:3])
+for mode, t in seen:
+    w = med("ioswarm", mode, t, 4), med("fio", mode, t, 4)
+    rd = med("ioswarm", mode, t, 5), med("fio", mode, t, 5)
+    print(f"{mode:>8} {t:>7} | {w[0] / 1e9:>13.3f} {w[1] / 1e9:>7.3f} {w[0] / w[1]:>6.3f} |"
+          f" {rd[0] / 1e9:>12.3f} {rd[1] / 1e9:>7.3f} {rd[0] / rd[1]:>6.3f}")
+PY

@@ -1,0 +1,198 @@
+package chart
+
+import (
+	"bytes"
+	"image/png"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"ioswarm/study"
+)
+
+func fixture(t *testing.T, names ...string) []*study.Sweep {
+	t.Helper()
+	var out []*study.Sweep
+	for _, n := range names {
+		s, err := study.Load(filepath.Join("..", "study", "testdata", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Both files are written where asked, the PNG is exactly the size asked
+// for, and the SVG carries the configuration in its labels.
+func TestWriteBothFiles(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "study.json")
+	svgPath, pngPath, err := Write(base, fixture(t, "gen2.json"), Size{Width: 800, Height: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(svgPath) != "study.svg" || filepath.Base(pngPath) != "study.png" {
+		t.Fatalf("paths %s %s", svgPath, pngPath)
+	}
+	f, err := os.Open(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("PNG does not decode: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 800 || b.Dy() != 600 {
+		t.Errorf("PNG is %dx%d, want 800x600", b.Dx(), b.Dy())
+	}
+	svg, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<svg", "threads (log2 scale)", "aggregate 800MiB fixed, 2 hosts",
+		"bandwidth, GB/s", "8MiB records, gpfs", "IOPS", "4KiB random ops", "randread", "ioswarm scaling study: gen2"} {
+		if !bytes.Contains(svg, []byte(want)) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+}
+
+// A PNG is really drawn: not one flat colour.
+func TestPNGHasContent(t *testing.T) {
+	var buf bytes.Buffer
+	if err := PNG(&buf, fixture(t, "gen1.json", "gen2.json"), Size{Width: 640, Height: 480}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	colours := map[[4]uint32]bool{}
+	for y := 0; y < 480; y += 3 {
+		for x := 0; x < 640; x += 3 {
+			r, g, b, a := img.At(x, y).RGBA()
+			colours[[4]uint32{r, g, b, a}] = true
+		}
+	}
+	if len(colours) < 10 {
+		t.Errorf("only %d colours in the picture", len(colours))
+	}
+}
+
+// Two studies: one line per phase per study, named in the legend and
+// the title.
+func TestComparisonContent(t *testing.T) {
+	c, err := contentOf(fixture(t, "gen1.json", "gen2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var legends []string
+	for _, l := range c.lines {
+		legends = append(legends, l.legend)
+	}
+	want := []string{"write · gen1", "read · gen1", "randread · gen1", "write · gen2", "read · gen2", "randread · gen2"}
+	if !reflect.DeepEqual(legends, want) {
+		t.Errorf("legend %v, want %v", legends, want)
+	}
+	if !strings.HasPrefix(c.title, "ioswarm comparison: gen1 vs gen2\n") || !c.random || c.minX != 1 || c.maxX != 8 {
+		t.Errorf("title %q random %v x %v..%v", c.title, c.random, c.minX, c.maxX)
+	}
+	if got := c.lines[3].bw[0].Y; got < 2.09 || got > 2.1 {
+		t.Errorf("gen2 write at 1 thread drawn at %v GB/s, want 2.097", got)
+	}
+	if len(c.lines[0].iops) != 0 || len(c.lines[2].iops) != 3 {
+		t.Errorf("IOPS points: write %d, randread %d", len(c.lines[0].iops), len(c.lines[2].iops))
+	}
+}
+
+// Points of runs that ended early are not drawn; with none left there is
+// nothing to draw and the error says so.
+func TestIncompletePointsLeftOut(t *testing.T) {
+	s := fixture(t, "gen1.json")[0]
+	s.Points[2].Complete = false
+	c, err := contentOf([]*study.Sweep{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.maxX != 2 || len(c.lines[0].bw) != 2 {
+		t.Errorf("incomplete 4-thread point drawn: max x %v, %d points", c.maxX, len(c.lines[0].bw))
+	}
+	for _, p := range s.Points {
+		p.Complete = false
+	}
+	if _, err := contentOf([]*study.Sweep{s}); err == nil || !strings.Contains(err.Error(), "no complete point") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// A damaged file must give an error, not a panic in the log scale.
+func TestZeroThreadsIsAnError(t *testing.T) {
+	s := fixture(t, "gen1.json")[0]
+	s.Points[0].Config.Threads = 0
+	var buf bytes.Buffer
+	if err := PNG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err == nil || !strings.Contains(err.Error(), "0 threads") {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestSequentialOnlyHasNoIOPSPanel(t *testing.T) {
+	s := fixture(t, "gen1.json")[0]
+	for _, p := range s.Points {
+		p.Phases = p.Phases[:2]
+	}
+	s.Setup.Phases = s.Setup.Phases[:2]
+	var buf bytes.Buffer
+	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte("IOPS")) || !bytes.Contains(buf.Bytes(), []byte("bandwidth, GB/s")) {
+		t.Errorf("sequential-only chart: IOPS panel drawn or bandwidth missing")
+	}
+}
+
+func TestPowersOfTwoTicks(t *testing.T) {
+	var got []string
+	for _, tk := range powersOfTwo(0.8, 650) {
+		got = append(got, tk.Label)
+	}
+	want := []string{"1", "2", "4", "8", "16", "32", "64", "128", "256", "512"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v", got)
+	}
+	if got := powersOfTwo(3, 5); len(got) != 1 || got[0].Value != 4 {
+		t.Errorf("3..5: %v", got)
+	}
+}
+
+func TestCountLabels(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 800: "800", 250000: "250k", 1.5e6: "1.5M", 12e6: "12M"} {
+		if got := countText(v); got != want {
+			t.Errorf("countText(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for _, tk := range counts(0, 900000) {
+		if strings.Contains(tk.Label, ".00") {
+			t.Errorf("tick label %q", tk.Label)
+		}
+	}
+}
+
+func TestPathsAndSize(t *testing.T) {
+	for in, want := range map[string]string{"a/r.json": "a/r", "r.svg": "r", "r.PNG": "r", "r": "r", "r.v2": "r.v2"} {
+		svg, png := Paths(in)
+		if svg != want+".svg" || png != want+".png" {
+			t.Errorf("Paths(%q) = %q, %q", in, svg, png)
+		}
+	}
+	if s, err := ParseSize("1200x800"); err != nil || s != (Size{1200, 800}) {
+		t.Errorf("ParseSize: %v %v", s, err)
+	}
+	for _, bad := range []string{"1200", "x", "12x8", "100000x800", "axb", "-5x300"} {
+		if _, err := ParseSize(bad); err == nil {
+			t.Errorf("ParseSize(%q) accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+package chart
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"io"
+	"os"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"ioswarm/study"
+)
+
+// dpi relates pixels to the points gonum/plot lays out in: at 96 a 10 pt
+// label is as large as in a browser, and a W-pixel PNG is W CSS pixels
+// of SVG.
+const dpi = 96
+
+// Write draws the studies and writes the SVG and PNG for base (see
+// Paths). Each file is written in full to memory first, so a failed
+// drawing never leaves half a picture behind.
+func Write(base string, ss []*study.Sweep, size Size) (svgPath, pngPath string, err error) {
+	svgPath, pngPath = Paths(base)
+	var svg, png bytes.Buffer
+	if err := SVG(&svg, ss, size); err != nil {
+		return "", "", err
+	}
+	if err := PNG(&png, ss, size); err != nil {
+		return "", "", err
+	}
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{svgPath, svg.Bytes()}, {pngPath, png.Bytes()}} {
+		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+			return "", "", fmt.Errorf("chart: %w", err)
+		}
+	}
+	return svgPath, pngPath, nil
+}
+
+// SVG draws the studies as SVG of the given size in CSS pixels.
+func SVG(w io.Writer, ss []*study.Sweep, size Size) error {
+	c, err := contentOf(ss)
+	if err != nil {
+		return err
+	}
+	width, height := points(size.Width), points(size.Height)
+	canvas := vgsvg.New(width, height)
+	if err := c.render(draw.New(canvas)); err != nil {
+		return err
+	}
+	if _, err := canvas.WriteTo(w); err != nil {
+		return fmt.Errorf("writing SVG: %w", err)
+	}
+	return nil
+}
+
+// PNG draws the studies as a PNG of exactly size pixels.
+func PNG(w io.Writer, ss []*study.Sweep, size Size) error {
+	c, err := contentOf(ss)
+	if err != nil {
+		return err
+	}
+	img := image.NewRGBA(image.Rect(0, 0, size.Width, size.Height))
+	canvas := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(dpi))
+	if err := c.render(draw.New(canvas)); err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: canvas}).WriteTo(w); err != nil {
+		return fmt.Errorf("writing PNG: %w", err)
+	}
+	return nil
+}
+
+// points converts pixels at dpi to the layout unit.
+func points(px int) vg.Length { return vg.Length(float64(px) * 72 / dpi) }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"ioswarm/coordinator"
+	"ioswarm/report"
+	"ioswarm/result"
+	"ioswarm/study"
+)
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "run",
+		Usage:  "run the phases once and report",
+		Flags:  append(append(ioFlags(), reportFlags()...), launchFlags()...),
+		Action: func(c *cli.Context) error { return runAction(c) },
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usageError{msg: err.Error()}
+		},
+	}
+}
+
+func runAction(c *cli.Context) error {
+	if c.Args().Len() > 0 {
+		return usageError{msg: fmt.Sprintf("run: unexpected argument %q (flags start with --)", c.Args().First())}
+	}
+	o, err := optionsFrom(c)
+	if err != nil {
+		return err
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" && format != "csv" {
+		return usageError{msg: fmt.Sprintf("--format %q: must be table, json or csv", format)}
+	}
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	job, runErr := coordinator.Run(c.Context, o)
+	if job == nil {
+		return runErr
+	}
+	if out := c.String("output"); out != "" {
+		if err := writeResult(out, job); err != nil {
+			return err
+		}
+	}
+	if path := c.String("csv"); path != "" {
+		if err := study.AppendCSV(path, job); err != nil && runErr == nil {
+			return err
+		}
+	}
+	if runErr != nil {
+		return runErr
+	}
+	return printJob(os.Stdout, format, job)
+}
+
+func printJob(w io.Writer, format string, job *result.Job) error {
+	switch format {
+	case "json":
+		return report.WriteJSON(w, job)
+	case "csv":
+		return report.WriteCSV(w, job, true)
+	}
+	return report.WriteTable(w, job)
+}
+
+func writeResult(path string, job *result.Job) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--output: %w", err)
+	}
+	if err := report.WriteJSON(f, job); err != nil {
+		f.Close()
+		return fmt.Errorf("--output %s: %w", path, err)
+	}
+	return f.Close()
+}

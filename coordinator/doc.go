@@ -1,0 +1,7 @@
+// Package coordinator runs a job from the process the user started ("rank
+// 0"): it validates the options, starts the ranks through a launcher, drives
+// them phase by phase over the barrier, converts their timestamps to its
+// own clock, reduces the records into figures and cleans up on every path.
+//
+// It does no I/O on the benchmark files itself.
+package coordinator

@@ -1,0 +1,189 @@
+package coordinator
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"ioswarm/launcher"
+	"ioswarm/units"
+)
+
+// Options is one job as the user asked for it, with sizes already parsed.
+type Options struct {
+	Dir        string
+	Threads    int
+	Total      int64 // aggregate bytes, divided among threads; 0 when FileSize is given
+	FileSize   int64 // bytes per thread; 0 when Total is given
+	Block      int64
+	RandBlock  int64
+	Phases     []string
+	Fsync      bool
+	Direct     bool
+	Verify     bool
+	Keep       bool
+	DropCaches string // auto, on, off
+	Iterations int
+	Stonewall  time.Duration
+	LocalRanks int
+
+	Targets  []launcher.Target // nodes, in host order; empty for local runs
+	Launcher launcher.Launcher
+	// Where the coordinator listens ("" = loopback for local runs, all
+	// interfaces otherwise).
+	Listen string
+
+	HeartbeatTimeout time.Duration
+	Version          string
+	CommandLine      string
+	Label            string
+	Log              *launcher.LineWriter // rank logs and warnings
+	Progress         Progress             // nil = no live progress
+}
+
+// UsageError is a problem with what the user asked for: printed as one
+// line, exit code 2, nothing started.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// IsUsage reports whether err is a usage error.
+func IsUsage(err error) bool {
+	var u *UsageError
+	return errors.As(err, &u)
+}
+
+// Phase names, in the order users usually want them.
+var knownPhases = []string{"write", "read", "randwrite", "randread"}
+
+// Validate checks everything that can be checked before anything starts and
+// settles FileSize and Total.
+func (o *Options) Validate() error {
+	if o.Threads <= 0 {
+		return usagef("--threads %d: must be at least 1", o.Threads)
+	}
+	if len(o.Phases) == 0 {
+		return usagef("--phases: no phase given (known: %s)", strings.Join(knownPhases, ", "))
+	}
+	seen := map[string]bool{}
+	for _, p := range o.Phases {
+		if !contains(knownPhases, p) {
+			return usagef("--phases: unknown phase %q (known: %s)", p, strings.Join(knownPhases, ", "))
+		}
+		if seen[p] {
+			return usagef("--phases: phase %q given twice", p)
+		}
+		seen[p] = true
+	}
+	if err := o.validateSizes(); err != nil {
+		return err
+	}
+	switch o.DropCaches {
+	case "auto", "on", "off":
+	default:
+		return usagef("--drop-caches %q: must be auto, on or off", o.DropCaches)
+	}
+	if o.DropCaches == "on" && os.Geteuid() != 0 && len(o.Targets) == 0 {
+		return usagef("--drop-caches on: dropping the page cache needs root (use auto to fall back to posix_fadvise)")
+	}
+	if o.Iterations < 1 {
+		return usagef("--iterations %d: must be at least 1", o.Iterations)
+	}
+	if o.Stonewall < 0 {
+		return usagef("--stonewall %s: must not be negative", o.Stonewall)
+	}
+	if o.LocalRanks < 1 {
+		return usagef("--local-ranks %d: must be at least 1", o.LocalRanks)
+	}
+	if len(o.Targets) == 0 {
+		return checkLocalDir(o.Dir)
+	}
+	return nil
+}
+
+func (o *Options) validateSizes() error {
+	if o.Block <= 0 {
+		return usagef("--block: must be positive")
+	}
+	if o.Block%512 != 0 {
+		return usagef("--block %d: must be a multiple of 512 bytes", o.Block)
+	}
+	if o.RandBlock <= 0 || o.RandBlock%512 != 0 {
+		return usagef("--rand-block %d: must be a positive multiple of 512 bytes", o.RandBlock)
+	}
+	if o.Direct && (o.Block%4096 != 0 || o.RandBlock%4096 != 0) {
+		return usagef("--direct needs --block and --rand-block aligned to 4 KiB (got %d and %d)", o.Block, o.RandBlock)
+	}
+	if o.Total != 0 && o.FileSize != 0 {
+		return usagef("--total and --file-size both given: use one (--total is divided among the threads)")
+	}
+	if o.FileSize == 0 {
+		if o.Total <= 0 {
+			return usagef("--total: must be positive")
+		}
+		per := o.Total / int64(o.Threads)
+		if per < o.Block {
+			return usagef("--total %s is smaller than --threads %d × --block %s", units.FormatSize(o.Total), o.Threads, units.FormatSize(o.Block))
+		}
+		if o.Total%int64(o.Threads) != 0 || per%o.Block != 0 {
+			lo := per / o.Block * o.Block * int64(o.Threads)
+			return usagef("--total %s does not divide into %d threads × whole %s records; use --total %s or %s",
+				units.FormatSize(o.Total), o.Threads, units.FormatSize(o.Block), units.FormatSize(lo), units.FormatSize(lo+o.Block*int64(o.Threads)))
+		}
+		o.FileSize = per
+	} else {
+		if o.FileSize < 0 {
+			return usagef("--file-size: must be positive")
+		}
+		if o.FileSize%o.Block != 0 {
+			lo := o.FileSize / o.Block * o.Block
+			alt := units.FormatSize(lo + o.Block)
+			if lo > 0 {
+				alt = units.FormatSize(lo) + " or " + alt
+			}
+			return usagef("--file-size %s is not a whole number of %s records; use %s", units.FormatSize(o.FileSize), units.FormatSize(o.Block), alt)
+		}
+	}
+	o.Total = o.FileSize * int64(o.Threads)
+	if o.needsRand() && o.FileSize%o.RandBlock != 0 {
+		return usagef("--rand-block %s does not divide the file size %s", units.FormatSize(o.RandBlock), units.FormatSize(o.FileSize))
+	}
+	return nil
+}
+
+func (o *Options) needsRand() bool {
+	return contains(o.Phases, "randwrite") || contains(o.Phases, "randread")
+}
+
+// checkLocalDir catches a missing or unwritable directory before any rank
+// starts, with the flag named.
+func checkLocalDir(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return usagef("--dir %s: %v", dir, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return usagef("--dir %s: not a directory", dir)
+	}
+	if err := unix.Access(dir, unix.W_OK|unix.X_OK); err != nil {
+		return usagef("--dir %s: not writable: %v", dir, err)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

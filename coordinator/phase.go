@@ -1,0 +1,191 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"ioswarm/clock"
+	"ioswarm/figures"
+	"ioswarm/histogram"
+	"ioswarm/rank"
+	"ioswarm/result"
+)
+
+// releaseLead is how far ahead of now a phase is released: long enough for
+// the run request to reach every rank first, so that start skew measures
+// clock error, not fan-out latency.
+const releaseLead = 200 * time.Millisecond
+
+// phase runs one timed phase on every rank and reduces it.
+func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, error) {
+	p := result.Phase{Name: name, Iteration: iter}
+	if name != "write" {
+		if _, err := j.s.coord.Call(ctx, rank.KindPrepare, same(rank.Prepare{Phase: name})); err != nil {
+			return p, fmt.Errorf("prefill: %w", err)
+		}
+	}
+	if err := j.dropCaches(ctx, &p); err != nil {
+		return p, err
+	}
+	if err := j.resident(ctx, &p); err != nil {
+		return p, err
+	}
+	// Fresh offsets for this phase: clocks drift, and a phase's records
+	// are converted with the estimate taken just before it.
+	members, err := j.s.coord.ProbeClocks(ctx)
+	if err != nil {
+		return p, fmt.Errorf("clock probe: %w", err)
+	}
+	j.members = members
+	var maxErr int64
+	for _, m := range members {
+		maxErr = max(maxErr, m.ClockError)
+	}
+	release := clock.Now() + int64(releaseLead) + 4*maxErr
+	if j.o.Progress != nil {
+		j.o.Progress.Start(name, iter, j.o.Total)
+		stop, followed := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(followed)
+			follow(j.s.coord.Notes(), j.o.Progress, name, release, stop)
+		}()
+		// End comes after the last Update: wait for the follower.
+		defer func() { close(stop); <-followed; j.o.Progress.End() }()
+	}
+	raw, err := j.s.coord.Call(ctx, rank.KindRun, func(r int) any {
+		return rank.Run{Phase: name, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
+			StonewallNS: int64(j.o.Stonewall)}
+	})
+	if err != nil {
+		return p, err
+	}
+	if err := j.collect(ctx, &p, raw); err != nil {
+		return p, err
+	}
+	if err := figures.Reduce(&p); err != nil {
+		return p, fmt.Errorf("reduce: %w", err)
+	}
+	p.TimedBytes = p.Bytes
+	p.Verified = j.o.Verify && (name == "read" || name == "randread")
+	return p, nil
+}
+
+// collect converts every rank's records to the coordinator's clock, merges
+// the latency histograms, and asks every rank for its bytes at the
+// first-done moment.
+func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessage) error {
+	merged := histogram.New()
+	replies := make([]rank.RunReply, len(raw))
+	var relMin, relMax int64
+	for r, b := range raw {
+		if err := json.Unmarshal(b, &replies[r]); err != nil {
+			return fmt.Errorf("rank %d: bad run reply: %w", r, err)
+		}
+		off := j.members[r].ClockOffset
+		rel := replies[r].ReleasedAt - off
+		if r == 0 || rel < relMin {
+			relMin = rel
+		}
+		if r == 0 || rel > relMax {
+			relMax = rel
+		}
+		if h := replies[r].Histogram; h != nil {
+			hr, err := histogram.FromSparse(h)
+			if err != nil {
+				return fmt.Errorf("rank %d: bad histogram: %w", r, err)
+			}
+			merged.Merge(hr)
+		}
+		t := j.s.targets[r]
+		for _, tr := range replies[r].Threads {
+			p.Threads = append(p.Threads, result.Thread{
+				Host: t.Host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
+				StartNS: tr.StartNS - off, EndNS: tr.EndNS - off,
+			})
+			p.Stonewalled = p.Stonewalled || tr.Stonewalled
+		}
+	}
+	p.ReleaseSkewNS = relMax - relMin
+	p.Histogram = merged.Sparse()
+	first := p.Threads[0].EndNS
+	for _, t := range p.Threads {
+		first = min(first, t.EndNS)
+	}
+	fd, err := j.s.coord.Call(ctx, rank.KindFirstDone, func(r int) any {
+		return rank.FirstDone{At: first + j.members[r].ClockOffset}
+	})
+	if err != nil {
+		return fmt.Errorf("first-done bytes: %w", err)
+	}
+	i := 0
+	for r, b := range fd {
+		var reply rank.FirstDoneReply
+		if err := json.Unmarshal(b, &reply); err != nil || len(reply.Bytes) != len(replies[r].Threads) {
+			return fmt.Errorf("rank %d: bad first-done reply (%v)", r, err)
+		}
+		for _, n := range reply.Bytes {
+			p.Threads[i].BytesAtFirstDone = n
+			i++
+		}
+	}
+	return nil
+}
+
+// dropCaches drops caches on every node and records the weakest method any
+// node used: a phase is only as cold as its warmest node.
+func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
+	raw, err := j.s.coord.Call(ctx, rank.KindDrop, same(rank.Drop{Phase: p.Name}))
+	if err != nil {
+		return fmt.Errorf("drop caches: %w", err)
+	}
+	strength := map[string]int{"none": 0, "fadvise": 1, "drop_caches": 2, "direct": 3}
+	method := ""
+	for r, b := range raw {
+		var d rank.DropReply
+		if err := json.Unmarshal(b, &d); err != nil {
+			return fmt.Errorf("rank %d: bad drop reply: %w", r, err)
+		}
+		if d.Warning != "" && !j.warned(d.Warning) {
+			j.warn(fmt.Sprintf("host %s: %s", j.s.targets[r].Host, d.Warning))
+		}
+		if method == "" || strength[d.Method] < strength[method] {
+			method = d.Method
+		}
+	}
+	p.CacheDrop = method
+	return nil
+}
+
+func (j *job) warned(msg string) bool {
+	for _, w := range j.res.Warnings {
+		if len(w) >= len(msg) && w[len(w)-len(msg):] == msg {
+			return true
+		}
+	}
+	return false
+}
+
+// resident records the fraction of the job's file pages still in the page
+// cache as the phase starts: the figure that says whether a read phase
+// measured the filesystem or memory.
+func (j *job) resident(ctx context.Context, p *result.Phase) error {
+	raw, err := j.s.coord.Call(ctx, rank.KindResident, same(rank.Empty{}))
+	if err != nil {
+		return fmt.Errorf("page-cache residency: %w", err)
+	}
+	var res, tot int64
+	for r, b := range raw {
+		var rr rank.ResidentReply
+		if err := json.Unmarshal(b, &rr); err != nil {
+			return fmt.Errorf("rank %d: bad residency reply: %w", r, err)
+		}
+		res += rr.Resident
+		tot += rr.Total
+	}
+	if tot > 0 {
+		p.ResidentFraction = float64(res) / float64(tot)
+	}
+	return nil
+}

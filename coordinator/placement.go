@@ -1,0 +1,41 @@
+package coordinator
+
+import "ioswarm/launcher"
+
+// placement says which rank runs which global thread: thread i runs on rank
+// i mod R, as IOzone's threadlist places threads round-robin over its
+// clients. R is the number of targets, capped at the thread count, so
+// --threads 4 over 16 hosts uses the first 4 hosts.
+type placement struct {
+	targets []launcher.Target // one per rank, in host order
+	threads [][]int           // threads[rank] = global thread numbers
+	// dropper[rank] is true for the first rank on each distinct host,
+	// which alone drops that node's page cache.
+	dropper []bool
+}
+
+func place(threads int, targets []launcher.Target) placement {
+	ranks := min(len(targets), threads)
+	p := placement{targets: targets[:ranks], threads: make([][]int, ranks), dropper: make([]bool, ranks)}
+	for t := 0; t < threads; t++ {
+		p.threads[t%ranks] = append(p.threads[t%ranks], t)
+	}
+	seen := map[string]bool{}
+	for r, tg := range p.targets {
+		p.targets[r].Rank = r
+		if !seen[tg.Host] {
+			seen[tg.Host] = true
+			p.dropper[r] = true
+		}
+	}
+	return p
+}
+
+// localTargets are n ranks on this machine, all named host.
+func localTargets(n int, host string) []launcher.Target {
+	t := make([]launcher.Target, n)
+	for i := range t {
+		t[i] = launcher.Target{Rank: i, Host: host}
+	}
+	return t
+}

@@ -1,0 +1,245 @@
+package coordinator
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"ioswarm/barrier"
+	"ioswarm/launcher"
+	"ioswarm/rank"
+)
+
+// Session is a set of rank processes, started and joined once, that runs
+// one job or several (the points of a sweep) before it is closed.
+type Session struct {
+	o       Options
+	id      string // names the session in the handshake
+	secret  []byte
+	targets []launcher.Target // one per rank
+	coord   *barrier.Coordinator
+	procs   []launcher.Proc
+	members []barrier.MemberInfo
+
+	mu      sync.Mutex
+	closing bool
+	cause   error         // why the session failed, once it has
+	failed  chan struct{} // closed when cause is set
+	current *job          // the job running now, for cleanup after a failure
+}
+
+// Start launches one rank per target, at most maxThreads of them (a rank
+// without threads would only idle), and waits until every rank has joined.
+// With no targets, o.LocalRanks ranks run on this machine.
+func Start(ctx context.Context, o Options, maxThreads int) (*Session, error) {
+	random := make([]byte, 6+32)
+	if _, err := rand.Read(random); err != nil {
+		return nil, fmt.Errorf("job secret: %w", err)
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("find own binary: %w", err)
+	}
+	hash, err := FileHash(bin)
+	if err != nil {
+		return nil, err
+	}
+	targets := o.Targets
+	if len(targets) == 0 {
+		host, _ := os.Hostname()
+		targets = localTargets(o.LocalRanks, host)
+	}
+	targets = targets[:min(len(targets), maxThreads)]
+	for r := range targets {
+		targets[r].Rank = r
+	}
+	s := &Session{o: o, id: hex.EncodeToString(random[:6]), secret: random[6:], targets: targets,
+		failed: make(chan struct{})}
+	if err := s.start(ctx, hash); err != nil {
+		err = s.explain(err)
+		s.Close(err)
+		return nil, err
+	}
+	return s, nil
+}
+
+// Ranks is the number of rank processes.
+func (s *Session) Ranks() int { return len(s.targets) }
+
+func (s *Session) start(ctx context.Context, hash string) error {
+	listen := s.o.Listen
+	if listen == "" {
+		listen = "127.0.0.1:0"
+		if len(s.o.Targets) > 0 {
+			listen = ":0"
+		}
+	}
+	coord, err := barrier.Listen(ctx, listen, barrier.Config{
+		JobID: s.id, Secret: s.secret, BinaryHash: hash, Ranks: len(s.targets),
+		Timeout: s.o.HeartbeatTimeout,
+		Logf:    func(f string, a ...any) { s.o.Log.Printf("coordinator: "+f+"\n", a...) },
+	})
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", listen, err)
+	}
+	s.coord = coord
+	addrs, err := s.o.Launcher.Prepare(ctx, s.targets)
+	if err != nil {
+		return err
+	}
+	port := strconv.Itoa(coord.Addr().(*net.TCPAddr).Port)
+	stdin := []byte(hex.EncodeToString(s.secret) + "\n")
+	for r, t := range s.targets {
+		host := addrs[r]
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		args := []string{
+			"--connect", net.JoinHostPort(host, port), "--rank", strconv.Itoa(r),
+			"--job", s.id, "--host", t.Host,
+			"--heartbeat-timeout", s.o.HeartbeatTimeout.String(),
+		}
+		p, err := s.o.Launcher.Start(ctx, t, args, stdin)
+		if err != nil {
+			return err
+		}
+		s.procs = append(s.procs, p)
+		go s.watch(t, p)
+	}
+	ctx, cancel := s.guard(ctx)
+	defer cancel(nil)
+	members, err := coord.Join(ctx)
+	if err != nil {
+		return s.failure(ctx, fmt.Errorf("ranks joining: %w", err))
+	}
+	s.members = members
+	return nil
+}
+
+// guard derives a context that ends, with the cause, when a rank process
+// dies, so no call waits on a rank that is gone.
+func (s *Session) guard(ctx context.Context) (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-s.failed:
+			cancel(s.cause)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// failure prefers the reason a rank died over what the caller saw of it.
+func (s *Session) failure(ctx context.Context, err error) error {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) &&
+		!errors.Is(cause, context.DeadlineExceeded) {
+		return cause
+	}
+	return s.explain(err)
+}
+
+// watch fails the session when a rank process ends before Close.
+func (s *Session) watch(t launcher.Target, p launcher.Proc) {
+	<-p.Done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing || s.cause != nil {
+		return
+	}
+	msg := "rank process exited"
+	if err := p.Err(); err != nil {
+		msg += ": " + err.Error()
+	}
+	s.cause = &barrier.RankError{Host: t.Host, Rank: t.Rank, Msg: msg}
+	close(s.failed)
+}
+
+// explain adds the reason a rank's process ended to an error about that
+// rank: "rank process exited: signal: killed" tells the user more than
+// "connection lost: EOF".
+func (s *Session) explain(err error) error {
+	var re *barrier.RankError
+	if !errors.As(err, &re) || re.Rank < 0 || re.Rank >= len(s.procs) {
+		return err
+	}
+	p := s.procs[re.Rank]
+	select {
+	case <-p.Done():
+	case <-time.After(300 * time.Millisecond):
+		return err
+	}
+	if perr := p.Err(); perr != nil && !errors.Is(err, perr) {
+		return fmt.Errorf("%w (rank process exited: %v)", err, perr)
+	}
+	return err
+}
+
+// Close ends every rank on every path. After a failure ranks remove their
+// own files when told to abort; a rank that could not (it died) has the
+// job's files on its node removed by a cleanup run there.
+func (s *Session) Close(runErr error) {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	if s.coord != nil {
+		reason := ""
+		if runErr != nil {
+			reason = runErr.Error()
+		}
+		s.coord.Close(reason)
+	}
+	deadline := time.After(5 * time.Second)
+	var dead []int
+	for r, p := range s.procs {
+		select {
+		case <-p.Done():
+		case <-deadline:
+		}
+		select {
+		case <-p.Done():
+			if p.Err() != nil {
+				dead = append(dead, r)
+			}
+		default:
+			p.Stop()
+			dead = append(dead, r)
+		}
+	}
+	defer s.o.Launcher.Close()
+	if runErr == nil || s.current == nil || s.current.o.Keep {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, r := range dead {
+		t := s.targets[r]
+		dir := s.current.dirOf(t)
+		if _, err := s.o.Launcher.Exec(ctx, t, []string{"cleanup", "--dir", dir, "--job", s.current.id}); err != nil {
+			s.o.Log.Printf("warning: host %s: could not remove %s: %v\n", t.Host, rank.JobDir(dir, s.current.id), err)
+		}
+	}
+}
+
+// FileHash is the hex SHA-256 of a file: the identity of a binary.
+func FileHash(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hash %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

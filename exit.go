@@ -1,0 +1,45 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"syscall"
+
+	"ioswarm/coordinator"
+)
+
+// Exit codes, listed in --help.
+const (
+	exitOK        = 0
+	exitFailed    = 1   // the run failed: a node, a rank, the filesystem
+	exitUsage     = 2   // bad flags, sizes, host lists: nothing was started
+	exitInterrupt = 130 // SIGINT: ranks stopped, files removed
+	exitTerm      = 143 // SIGTERM: likewise
+)
+
+const exitCodesHelp = `EXIT CODES:
+   0 success; 1 the run failed (node, rank or filesystem error); 2 bad usage, nothing started;
+   130 interrupted (SIGINT); 143 terminated (SIGTERM). Ranks are stopped and files removed in every case.`
+
+// silentError fails with exit code 1 but prints nothing: the message was
+// already given elsewhere.
+type silentError struct{ error }
+
+// usageError marks a command-line problem found before anything started.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func exitCode(err error, sig os.Signal) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case sig == syscall.SIGINT:
+		return exitInterrupt
+	case sig == syscall.SIGTERM:
+		return exitTerm
+	case coordinator.IsUsage(err), errors.As(err, new(usageError)):
+		return exitUsage
+	}
+	return exitFailed
+}

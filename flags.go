@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"ioswarm/coordinator"
+	"ioswarm/launcher"
+	"ioswarm/progress"
+	"ioswarm/units"
+)
+
+// ioFlags shape the workload; shared by run and sweep.
+func ioFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory on the filesystem under test; files go in <dir>/ioswarm-<jobid>/"},
+		&cli.IntFlag{Name: "threads", Value: 4, Usage: "threads (one file each), placed round-robin over ranks/hosts"},
+		&cli.StringFlag{Name: "total", Usage: "aggregate size, divided among the threads (default 1GiB unless --file-size)"},
+		&cli.StringFlag{Name: "file-size", Usage: "size of each thread's file (instead of --total)"},
+		&cli.StringFlag{Name: "block", Value: "16MiB", Usage: "record size of sequential phases"},
+		&cli.StringFlag{Name: "rand-block", Value: "4KiB", Usage: "operation size of random phases"},
+		&cli.StringFlag{Name: "phases", Value: "write,read", Usage: "comma list of write, read, randwrite, randread"},
+		&cli.BoolFlag{Name: "no-fsync", Usage: "do not fsync before close (fsync is inside the timing by default, as IOzone -e)"},
+		&cli.BoolFlag{Name: "direct", Usage: "O_DIRECT for every phase"},
+		&cli.BoolFlag{Name: "verify", Usage: "check the data pattern in read phases (timed)"},
+		&cli.StringFlag{Name: "drop-caches", Value: "auto", Usage: "auto, on or off: drop page caches on every node before each phase"},
+		&cli.BoolFlag{Name: "keep", Usage: "keep the files afterwards (IOzone -w)"},
+		&cli.IntFlag{Name: "iterations", Value: 1, Usage: "run every phase this many times"},
+		&cli.DurationFlag{Name: "stonewall", Usage: "stop timing a phase after this long (writers finish their files untimed)"},
+		&cli.IntFlag{Name: "local-ranks", Value: 1, Usage: "rank processes on this machine when no hosts are given"},
+		&cli.DurationFlag{Name: "heartbeat-timeout", Value: 5 * time.Second, Usage: "a rank or coordinator silent this long fails the job"},
+	}
+}
+
+// reportFlags shape the output; shared by run and sweep.
+func reportFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "table", Usage: "what to print: table, json or csv"},
+		&cli.StringFlag{Name: "output", Usage: "write the full JSON result to this file"},
+		&cli.StringFlag{Name: "label", Usage: "a name for this system in comparisons"},
+		&cli.BoolFlag{Name: "quiet", Usage: "no progress or rank log lines"},
+		&cli.StringFlag{Name: "csv", Usage: "append one row per phase to this CSV file (a sweep: per point); the header is written only when the file is new or empty"},
+		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "live progress on stderr: tty (one line redrawn per phase), plain (a line every --progress-interval), off, or auto (tty on a terminal, else plain)"},
+		&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "time between plain progress lines"},
+	}
+}
+
+// optionsFrom turns flags into coordinator options, naming the flag and
+// value of anything that does not parse.
+func optionsFrom(c *cli.Context) (coordinator.Options, error) {
+	o := coordinator.Options{
+		Dir: c.String("dir"), Threads: c.Int("threads"), Fsync: !c.Bool("no-fsync"),
+		Direct: c.Bool("direct"), Verify: c.Bool("verify"), Keep: c.Bool("keep"),
+		DropCaches: c.String("drop-caches"), Iterations: c.Int("iterations"),
+		Stonewall: c.Duration("stonewall"), LocalRanks: c.Int("local-ranks"),
+		HeartbeatTimeout: c.Duration("heartbeat-timeout"), Version: version,
+		CommandLine: strings.Join(os.Args, " "), Label: c.String("label"),
+	}
+	for _, p := range strings.Split(c.String("phases"), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			o.Phases = append(o.Phases, p)
+		}
+	}
+	sizes := []struct {
+		flag string
+		dst  *int64
+	}{{"total", &o.Total}, {"file-size", &o.FileSize}, {"block", &o.Block}, {"rand-block", &o.RandBlock}}
+	for _, s := range sizes {
+		v := c.String(s.flag)
+		if v == "" {
+			continue
+		}
+		n, err := units.ParseSize(v)
+		if err != nil {
+			return o, flagError(s.flag, v, err)
+		}
+		if n <= 0 {
+			return o, flagError(s.flag, v, fmt.Errorf("must be positive"))
+		}
+		*s.dst = n
+	}
+	if c.String("total") == "" && c.String("file-size") == "" {
+		o.Total = 1 << 30
+	}
+	if o.HeartbeatTimeout <= 0 {
+		return o, flagError("heartbeat-timeout", o.HeartbeatTimeout.String(), fmt.Errorf("must be positive"))
+	}
+	log := launcher.NewLineWriter(os.Stderr)
+	if c.Bool("quiet") {
+		log = launcher.NewLineWriter(io.Discard)
+	}
+	rep, err := progressFrom(c)
+	if err != nil {
+		return o, err
+	}
+	if rep != nil {
+		// Log lines go through the reporter so they never run into a
+		// progress line drawn on the terminal.
+		o.Progress, log = rep, launcher.NewLineWriter(rep.Writer(os.Stderr))
+	}
+	o.Log = log
+	l, targets, err := launchFrom(c, log)
+	if err != nil {
+		return o, err
+	}
+	o.Launcher, o.Targets = l, targets
+	return o, nil
+}
+
+// progressFrom builds the live progress reporter on stderr, or nil when
+// it is off; --quiet silences it whatever --progress says.
+func progressFrom(c *cli.Context) (*progress.Reporter, error) {
+	if !c.IsSet("progress") && c.String("progress") == "" {
+		return nil, nil // a command without the progress flags
+	}
+	mode, err := progress.ParseMode(c.String("progress"))
+	if err != nil {
+		return nil, flagError("progress", c.String("progress"), err)
+	}
+	interval := c.Duration("progress-interval")
+	if interval <= 0 {
+		return nil, flagError("progress-interval", interval.String(), fmt.Errorf("must be positive"))
+	}
+	if c.Bool("quiet") {
+		return nil, nil
+	}
+	return progress.New(os.Stderr, mode, interval), nil
+}

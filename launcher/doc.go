@@ -1,0 +1,11 @@
+// Package launcher starts one rank process per node: as child processes of
+// this one (local), over SSH after copying this binary to the node (ssh), or
+// as one srun step inside a Slurm allocation (srun).
+//
+// A launcher knows nothing of the protocol the ranks speak: it starts
+// `<binary> rank ARGS`, feeds the job secret on the process's standard input
+// (never argv or environment, which other users can read), keeps that input
+// open for the life of the process (a rank treats its end as the
+// coordinator's death), and forwards each rank's standard error line by line.
+// It must not import barrier, rank or the coordinator.
+package launcher

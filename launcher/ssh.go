@@ -1,0 +1,245 @@
+package launcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// SSH starts ranks over SSH. Prepare connects to every node in parallel,
+// checks its architecture and places this binary in the node's private
+// cache, unless a node already holds a copy whose SHA-256 verifies or a
+// preinstalled binary is named. The zero value is not usable: Binary,
+// Home and Log must be set.
+type SSH struct {
+	Binary         string        // the file placed on nodes (this executable)
+	RemoteBin      string        // use this path on every node instead of placing Binary
+	User           string        // login name for entries that give none (--ssh-user)
+	Identities     []string      // private key files tried first (--identity)
+	ConfigFiles    []string      // ssh_config files, first wins; missing files are skipped
+	Home           string        // this user's home directory (~ in paths)
+	LocalUser      string        // this user's login name, the last default
+	AgentSocket    string        // ssh-agent's socket ("" = no agent)
+	ConnectTimeout time.Duration // per node: TCP, handshake and login; keepalive limit
+	Fanout         int           // nodes contacted at once
+	Advertise      string        // address ranks dial back ("" = this end of each connection)
+	Log            *LineWriter
+	Grace          time.Duration // Stop's wait between steps
+
+	keys hostKeys
+	ids  *identities
+
+	mu     sync.Mutex
+	res    *resolver
+	build  *build
+	nodes  map[int]*sshNode // by rank
+	conns  []*sshConn
+	procs  []*sshProc
+	closed bool
+}
+
+// sshNode is where one rank runs: its connection and its binary's path.
+type sshNode struct {
+	conn *sshConn
+	exe  string
+}
+
+// ranksPerConn bounds the sessions on one connection: OpenSSH allows 10
+// (MaxSessions), and the ranks of a host listed many times, plus a cleanup
+// or kill session, must fit.
+const ranksPerConn = 8
+
+// Name implements Launcher.
+func (l *SSH) Name() string { return "ssh" }
+
+func (l *SSH) connectTimeout() time.Duration {
+	if l.ConnectTimeout <= 0 {
+		return 10 * time.Second
+	}
+	return l.ConnectTimeout
+}
+
+// Prepare implements Launcher. Every node is tried, also after one fails,
+// so that one run names every unreachable node; the nodes that failed are
+// listed in a *HostErrors, and the others stay ready.
+func (l *SSH) Prepare(ctx context.Context, targets []Target) ([]string, error) {
+	if err := l.init(targets); err != nil {
+		return nil, err
+	}
+	begin := time.Now()
+	groups := groupTargets(targets)
+	var herrs HostErrors
+	var mu sync.Mutex
+	var st placeStats
+	sem := make(chan struct{}, max(l.Fanout, 1))
+	var wg sync.WaitGroup
+	for _, g := range groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+				defer func() { <-sem }()
+			case <-ctx.Done():
+			}
+			err := l.prepareGroup(ctx, g, &st)
+			if err != nil {
+				st.failed.Add(1)
+				mu.Lock()
+				for _, t := range g {
+					herrs = append(herrs, &HostError{Host: t.Host, Rank: t.Rank, Err: err})
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	l.logPlacement(len(groups), time.Since(begin), &st)
+	if len(herrs) > 0 {
+		sort.Slice(herrs, func(i, j int) bool { return herrs[i].Rank < herrs[j].Rank })
+		return nil, herrs
+	}
+	return l.addresses(targets), nil
+}
+
+// init reads the configuration and inspects the binary once; a binary
+// that cannot travel is refused before any node is contacted.
+func (l *SSH) init(targets []Target) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return errors.New("ssh launcher already closed")
+	}
+	if l.res == nil {
+		cfg, err := loadSSHConfig(l.ConfigFiles)
+		if err != nil {
+			return err
+		}
+		l.res = &resolver{cfg: cfg, home: l.Home, localUser: l.LocalUser, user: l.User}
+		l.ids = &identities{explicit: l.Identities, home: l.Home, agentSock: l.AgentSocket}
+		l.nodes = make(map[int]*sshNode)
+	}
+	if l.build == nil {
+		b, err := inspectBuild(l.Binary)
+		if err != nil {
+			return err
+		}
+		l.build = b
+	}
+	for _, t := range targets {
+		if l.exeOf(t) == "" && l.build.dynamic {
+			return errDynamic
+		}
+	}
+	return nil
+}
+
+// exeOf is the preinstalled binary for t, or "" to place this one.
+func (l *SSH) exeOf(t Target) string {
+	if t.Exe != "" {
+		return t.Exe
+	}
+	return l.RemoteBin
+}
+
+// groupTargets gathers the targets that log in to the same place, in host
+// order: they share connections and one placement of the binary.
+func groupTargets(targets []Target) [][]Target {
+	index := map[string]int{}
+	var groups [][]Target
+	for _, t := range targets {
+		key := fmt.Sprintf("%s@%s:%d", t.User, t.Host, t.Port)
+		i, ok := index[key]
+		if !ok {
+			i = len(groups)
+			index[key] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], t)
+	}
+	return groups
+}
+
+// addresses gives each target the address its rank dials back.
+func (l *SSH) addresses(targets []Target) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, len(targets))
+	for i, t := range targets {
+		out[i] = l.Advertise
+		if out[i] == "" {
+			if a, ok := l.nodes[t.Rank].conn.local.(*net.TCPAddr); ok {
+				out[i] = a.IP.String()
+			}
+		}
+	}
+	return out
+}
+
+// node finds where a prepared rank runs.
+func (l *SSH) node(t Target) (*sshNode, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n, ok := l.nodes[t.Rank]
+	if !ok || l.closed {
+		return nil, fmt.Errorf("host %s rank %d: not prepared (or launcher closed)", t.Host, t.Rank)
+	}
+	return n, nil
+}
+
+// Start implements Launcher.
+func (l *SSH) Start(ctx context.Context, t Target, args []string, stdin []byte) (Proc, error) {
+	n, err := l.node(t)
+	if err != nil {
+		return nil, err
+	}
+	p, err := startRank(n.conn, t, n.exe, args, stdin, l.Log, l.Grace)
+	if err != nil {
+		return nil, fmt.Errorf("host %s rank %d: start %s: %w", t.Host, t.Rank, n.exe, err)
+	}
+	l.mu.Lock()
+	l.procs = append(l.procs, p)
+	l.mu.Unlock()
+	return p, nil
+}
+
+// Exec implements Launcher.
+func (l *SSH) Exec(ctx context.Context, t Target, args []string) ([]byte, error) {
+	n, err := l.node(t)
+	if err != nil {
+		return nil, err
+	}
+	out, err := n.conn.run(ctx, execCommand(n.exe, args), nil)
+	if err != nil {
+		return out, fmt.Errorf("host %s: %s %s: %w", t.Host, n.exe, strings.Join(args, " "), err)
+	}
+	return out, nil
+}
+
+// Close implements Launcher: ranks still running are stopped, in parallel,
+// then every connection is closed.
+func (l *SSH) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	procs, conns := l.procs, l.conns
+	l.procs, l.conns = nil, nil
+	l.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		wg.Add(1)
+		go func() { defer wg.Done(); p.Stop() }()
+	}
+	wg.Wait()
+	for _, c := range conns {
+		c.close()
+	}
+	if l.ids != nil {
+		l.ids.close()
+	}
+	return nil
+}

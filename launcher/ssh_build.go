@@ -1,0 +1,101 @@
+package launcher
+
+import (
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// build is what the launcher knows of the binary it places on nodes.
+type build struct {
+	path    string
+	hash    string   // hex SHA-256: the name of its cache directory
+	machine string   // what the ELF header says it runs on, for messages
+	unames  []string // `uname -m` values of nodes that can run it; nil = not checked
+	dynamic bool     // it needs a dynamic loader (PT_INTERP)
+}
+
+// errDynamic is returned before any node is contacted: a binary linked
+// against this machine's C library may not start on a node with another.
+var errDynamic = errors.New("this ioswarm binary is dynamically linked; build it with CGO_ENABLED=0 " +
+	"to run it on other nodes (or install it on every node and pass --remote-bin)")
+
+// inspectBuild hashes the binary and reads its ELF header. A file that is
+// not ELF (a test's script) is placed without architecture checks.
+func inspectBuild(path string) (*build, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading own binary: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("reading own binary %s: %w", path, err)
+	}
+	b := &build{path: path, hash: hex.EncodeToString(h.Sum(nil)), machine: "unknown"}
+	ef, err := elf.NewFile(f)
+	if err != nil {
+		return b, nil
+	}
+	defer ef.Close()
+	for _, p := range ef.Progs {
+		if p.Type == elf.PT_INTERP {
+			b.dynamic = true
+		}
+	}
+	b.machine = ef.Machine.String()
+	b.unames = unamesFor(ef.Machine, ef.Class, ef.Data)
+	return b, nil
+}
+
+// unamesFor maps an ELF machine to the `uname -m` values of Linux kernels
+// that run it natively. A 32-bit binary would also run on many 64-bit
+// kernels, but ioswarm ships one build per architecture and a mismatch is
+// far more often a mistake than a plan.
+func unamesFor(m elf.Machine, class elf.Class, data elf.Data) []string {
+	switch m {
+	case elf.EM_X86_64:
+		return []string{"x86_64", "amd64"}
+	case elf.EM_AARCH64:
+		return []string{"aarch64", "arm64", "aarch64_be"}
+	case elf.EM_386:
+		return []string{"i386", "i486", "i586", "i686"}
+	case elf.EM_ARM:
+		return []string{"armv5l", "armv5tel", "armv6l", "armv7l", "armv8l"}
+	case elf.EM_PPC64:
+		if data == elf.ELFDATA2LSB {
+			return []string{"ppc64le"}
+		}
+		return []string{"ppc64"}
+	case elf.EM_S390:
+		return []string{"s390x"}
+	case elf.EM_RISCV:
+		if class == elf.ELFCLASS64 {
+			return []string{"riscv64"}
+		}
+		return []string{"riscv32"}
+	case elf.EM_LOONGARCH:
+		return []string{"loongarch64"}
+	case elf.EM_MIPS:
+		if class == elf.ELFCLASS64 {
+			return []string{"mips64"}
+		}
+		return []string{"mips"}
+	}
+	return nil
+}
+
+// checkArch says whether a node reporting uname can run the build.
+func (b *build) checkArch(uname string) error {
+	if b.unames == nil || contains(b.unames, strings.TrimSpace(uname)) {
+		return nil
+	}
+	return fmt.Errorf("the node is %s but this ioswarm binary is built for %s (%s); every rank "+
+		"must run this very build (ranks prove its SHA-256 when they join), so start ioswarm "+
+		"from a machine of the nodes' architecture", strings.TrimSpace(uname), b.unames[0], b.machine)
+}

@@ -1,0 +1,107 @@
+package launcher
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// sshd hands the command of an exec request to the user's login shell as
+// `$SHELL -c COMMAND`. Every command below is therefore one line of words,
+// each quoted for a POSIX shell, and the work itself is done by an explicit
+// `sh -c SCRIPT sh ARGS...`, so that a login shell of another family never
+// interprets the scripts. The scripts are single lines because csh refuses
+// a newline inside quotes.
+
+// shellQuote quotes s as one word for a POSIX shell: inside single quotes
+// nothing is special except the single quote itself, which is written as
+// a closing quote, a backslash-escaped quote and an opening quote.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, needsQuote) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// needsQuote reports a character a shell might treat specially; the rest
+// (letters, digits and a few marks) may appear bare, which keeps commands
+// readable in sshd's logs.
+func needsQuote(r rune) bool {
+	switch {
+	case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		return false
+	}
+	return !strings.ContainsRune("-_./:@%+,=", r)
+}
+
+// commandLine joins words into one command line, each word quoted.
+func commandLine(words ...string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// shScript runs script with sh, its positional parameters being args
+// ($0 is "sh").
+func shScript(script string, args ...string) string {
+	return commandLine(append([]string{"sh", "-c", script, "sh"}, args...)...)
+}
+
+// startScript prints the shell's PID, which exec hands on to the rank, so
+// that the rank can be killed by PID should sshd not deliver signals.
+const startScript = `echo $$; exec "$0" "$@"`
+
+// rankCommand is the command line that starts `exe rank args...` on a node
+// and announces its PID on the first line of standard output.
+func rankCommand(exe string, args []string) string {
+	return commandLine(append([]string{"sh", "-c", startScript, exe, "rank"}, args...)...)
+}
+
+// execCommand runs `exe args...` to completion.
+func execCommand(exe string, args []string) string {
+	return commandLine(append([]string{exe}, args...)...)
+}
+
+// killCommand kills a rank by PID: the fallback when a signal request is
+// ignored.
+func killCommand(pid int) string {
+	return fmt.Sprintf("kill -KILL %d", pid)
+}
+
+// cacheDir is where a binary of the given SHA-256 lives, relative to the
+// node's home directory. The directory is private to the user (0700): a
+// binary others could replace would run with the user's rights.
+func cacheDir(hash string) string { return path.Join(".cache", "ioswarm", hash) }
+
+// probeScript reports, one line each: the machine name (uname -m), the home
+// directory, then for every path argument after the hash whether the file
+// is there and executable, and its SHA-256 ("absent", "nosha" when the node
+// has no sha256sum, else the digest). An empty path stands for the cached
+// copy of this build. Nothing is written.
+const probeScript = `uname -m; printf '%s\n' "$HOME"; h=$1; shift; ` +
+	`for p in "$@"; do [ -n "$p" ] || p="$HOME/.cache/ioswarm/$h/ioswarm"; ` +
+	`if [ -f "$p" ] && [ -x "$p" ]; then ` +
+	`if command -v sha256sum >/dev/null 2>&1; then echo "$h"; ` +
+	`else echo nosha; fi; else echo absent; fi; done`
+
+// copyScript receives the binary on standard input into a temporary name
+// in the private cache directory, checks its SHA-256 against $1, and only
+// then renames it into place: a half-written or corrupted copy is never
+// found under the final name, and several runs copying to one node (or to
+// a home directory shared by many nodes) do not disturb each other. No
+// script uses "!", which csh expands even inside single quotes.
+const copyScript = `umask 077; d="$HOME/.cache/ioswarm"; ` +
+	`mkdir -p "$d/$1" && chmod 700 "$d" "$d/$1" || exit 1; ` +
+	`t="$d/$1/.ioswarm.$$"; trap 'rm -f "$t"' EXIT; ` +
+	`cat >"$t" || exit 1; r=$(sha256sum <"$t") || exit 1; ` +
+	`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
+	`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" && echo placed`
+
+// probeCommand and copyCommand are the command lines of the two scripts.
+func probeCommand(hash string, paths []string) string {
+	return shScript(probeScript, append([]string{hash}, paths...)...)
+}
+
+func copyCommand(hash string) string { return shScript(copyScript, hash) }

@@ -1,0 +1,290 @@
+package launcher
+
+import (
+	"bytes"
+	"context"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// fakeRank stands in for the ioswarm binary on the test server. As a rank
+// it reads the secret line, says so on stderr and waits for its input to
+// end, like the real rank; "stubborn" ignores its input and SIGTERM,
+// "sleepy" ignores only its input. Any other command prints its arguments.
+const fakeRank = `#!/bin/sh
+if [ "$1" = rank ]; then
+	read secret
+	echo "secret $secret, args $*" >&2
+	case "$2" in
+	stubborn) trap '' TERM; exec sleep 600 ;;
+	sleepy) exec sleep 600 ;;
+	esac
+	cat >/dev/null
+	echo "input ended" >&2
+	exit 0
+fi
+if [ "$1" = fail ]; then echo "no good" >&2; exit 4; fi
+if [ "$1" = echo ]; then exec cat; fi
+echo "ran $*"
+`
+
+func writeFakeRank(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "ioswarm")
+	if err := os.WriteFile(p, []byte(fakeRank), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func thisUname(t *testing.T) string {
+	out, err := exec.Command("uname", "-m").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// syncBuffer is a log that tests read while ranks write to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testSSH is a launcher aimed at s with an ssh_config that knows its host
+// key, and no agent or key files of the user running the test.
+func testSSH(t *testing.T, s *testServer, bin string, log *syncBuffer) *SSH {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "config")
+	text := fmt.Sprintf("Host *\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n", s.known)
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l := &SSH{Binary: bin, Identities: []string{s.keyFile}, ConfigFiles: []string{cfg},
+		Home: t.TempDir(), LocalUser: "tester", ConnectTimeout: 5 * time.Second, Fanout: 4,
+		Log: NewLineWriter(log), Grace: 400 * time.Millisecond}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func target(s *testServer, rank int) Target {
+	return Target{Rank: rank, Host: "127.0.0.1", Port: s.port}
+}
+
+func prepare(t *testing.T, l *SSH, targets ...Target) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	addrs, err := l.Prepare(ctx, targets)
+	if err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	return addrs
+}
+
+func copies(s *testServer) int {
+	n := 0
+	for _, c := range s.seen() {
+		if strings.Contains(c, "cat >") {
+			n++
+		}
+	}
+	return n
+}
+
+// A first launcher copies the binary; a second finds the copy, checks its
+// hash and copies nothing: the file keeps its modification time.
+func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	var log1, log2 syncBuffer
+	addrs := prepare(t, testSSH(t, s, bin, &log1), target(s, 0))
+	if len(addrs) != 1 || addrs[0] != "127.0.0.1" {
+		t.Errorf("addresses %v, want this end of the connection (127.0.0.1)", addrs)
+	}
+	b, _ := inspectBuild(bin)
+	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
+	st1, err := os.Stat(cached)
+	if err != nil {
+		t.Fatalf("no copy in the cache: %v; log:\n%s", err, log1.String())
+	}
+	if copies(s) != 1 || !strings.Contains(log1.String(), "copied to 1, already cached on 0") {
+		t.Fatalf("first run: %d copies, log %q", copies(s), log1.String())
+	}
+	past := st1.ModTime().Add(-time.Hour)
+	os.Chtimes(cached, past, past) // so a rewrite could not keep the same mtime by chance
+	prepare(t, testSSH(t, s, bin, &log2), target(s, 0))
+	if copies(s) != 1 || !strings.Contains(log2.String(), "copied to 0, already cached on 1") {
+		t.Errorf("second run copied again: %d copies, log %q", copies(s), log2.String())
+	}
+	if st2, err := os.Stat(cached); err != nil || !st2.ModTime().Equal(past) {
+		t.Errorf("the cached copy was rewritten (mtime %v, want %v; %v)", st2.ModTime(), past, err)
+	}
+}
+
+// A cached file whose hash does not verify is replaced, never used.
+func TestSSHReplacesTamperedCache(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	prepare(t, testSSH(t, s, bin, &syncBuffer{}), target(s, 0))
+	b, _ := inspectBuild(bin)
+	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
+	if err := os.WriteFile(cached, []byte("#!/bin/sh\necho tampered\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	prepare(t, testSSH(t, s, bin, &log), target(s, 0))
+	if got, _ := os.ReadFile(cached); string(got) != fakeRank {
+		t.Errorf("cache holds %q after the run, want the real binary", got)
+	}
+	if copies(s) != 2 || !strings.Contains(log.String(), "replacing it") {
+		t.Errorf("%d copies, log %q; want a second copy and a warning", copies(s), log.String())
+	}
+}
+
+// A dynamically linked build is refused before any node is contacted,
+// unless the nodes have a binary of their own.
+func TestSSHRefusesDynamicBuild(t *testing.T) {
+	s := newTestServer(t)
+	l := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &syncBuffer{})
+	_, err := l.Prepare(context.Background(), []Target{target(s, 0)})
+	if !errors.Is(err, errDynamic) || !strings.Contains(err.Error(), "CGO_ENABLED=0") {
+		t.Fatalf("Prepare: %v, want the dynamic-link refusal", err)
+	}
+	if n := s.conns.Load(); n != 0 {
+		t.Errorf("%d connections made for a binary that cannot travel", n)
+	}
+	l2 := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &syncBuffer{})
+	l2.RemoteBin = writeFakeRank(t)
+	if _, err := l2.Prepare(context.Background(), []Target{target(s, 0)}); err == nil ||
+		!strings.Contains(err.Error(), "another build") {
+		t.Errorf("--remote-bin of a different build: %v, want a hash mismatch", err)
+	}
+}
+
+func TestSSHRefusesOtherArchitecture(t *testing.T) {
+	s := newTestServer(t)
+	other := elfMachineNot(thisUname(t))
+	l := testSSH(t, s, fakeELF(t, other, false), &syncBuffer{})
+	_, err := l.Prepare(context.Background(), []Target{target(s, 0)})
+	var he HostErrors
+	if !errors.As(err, &he) || !strings.Contains(err.Error(), "the node is "+thisUname(t)) ||
+		!strings.Contains(err.Error(), "host 127.0.0.1") {
+		t.Fatalf("Prepare: %v, want the architecture named with the host", err)
+	}
+	if copies(s) != 0 {
+		t.Error("a binary of another architecture was copied")
+	}
+}
+
+func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	fp := fingerprint(s.hostKey.PublicKey())
+	os.WriteFile(s.known, nil, 0o600)
+	_, err := testSSH(t, s, bin, &syncBuffer{}).Prepare(context.Background(), []Target{target(s, 0)})
+	if err == nil || !strings.Contains(err.Error(), "not known") || !strings.Contains(err.Error(), fp) ||
+		!strings.Contains(err.Error(), "host 127.0.0.1") {
+		t.Errorf("unknown key: %v; want host and fingerprint %s", err, fp)
+	}
+	other, _ := newKey(t)
+	line := fmt.Sprintf("[127.0.0.1]:%d %s", s.port, authorized(other.PublicKey()))
+	os.WriteFile(s.known, []byte(line), 0o600)
+	_, err = testSSH(t, s, bin, &syncBuffer{}).Prepare(context.Background(), []Target{target(s, 0)})
+	if err == nil || !strings.Contains(err.Error(), "HAS CHANGED") || !strings.Contains(err.Error(), fp) ||
+		!strings.Contains(err.Error(), fingerprint(other.PublicKey())) {
+		t.Errorf("changed key: %v; want both fingerprints", err)
+	}
+	if len(s.seen()) != 0 {
+		t.Errorf("commands ran on a host whose key was refused: %q", s.seen())
+	}
+}
+
+// A node that accepts TCP but never speaks fails within the connect
+// timeout, named; the other node is ready all the same.
+func TestSSHConnectTimeoutNamesTheNode(t *testing.T) {
+	s := newTestServer(t)
+	silent := blackHole(t)
+	l := testSSH(t, s, writeFakeRank(t), &syncBuffer{})
+	l.ConnectTimeout = 300 * time.Millisecond
+	begin := time.Now()
+	_, err := l.Prepare(context.Background(), []Target{target(s, 0), {Rank: 1, Host: "127.0.0.1", Port: silent}})
+	took := time.Since(begin)
+	var he HostErrors
+	if !errors.As(err, &he) || len(he) != 1 || he[0].Rank != 1 || !strings.Contains(err.Error(), "--connect-timeout") {
+		t.Fatalf("Prepare: %v, want rank 1 alone failing at the connect timeout", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("took %v with a 300ms connect timeout", took)
+	}
+	if _, err := l.Exec(context.Background(), target(s, 0), []string{"x"}); err != nil {
+		t.Errorf("the good node is not ready: %v", err)
+	}
+}
+
+// elfMachineNot picks an architecture other than this kernel's.
+func elfMachineNot(uname string) elf.Machine {
+	if uname == "aarch64" {
+		return elf.EM_X86_64
+	}
+	return elf.EM_AARCH64
+}
+
+func fingerprint(k ssh.PublicKey) string { return ssh.FingerprintSHA256(k) }
+
+func authorized(k ssh.PublicKey) string { return string(ssh.MarshalAuthorizedKey(k)) }
+
+// blackHole accepts TCP connections and never answers: a node whose sshd
+// hangs, or a link that drops everything after the handshake of TCP.
+func blackHole(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return ln.Addr().(*net.TCPAddr).Port
+}

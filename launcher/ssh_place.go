@@ -1,0 +1,211 @@
+package launcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// placeStats counts, over one Prepare, how each node got its binary.
+type placeStats struct {
+	copied, cached, preinstalled, failed atomic.Int32
+}
+
+// prepareGroup connects to one node (more connections when it runs many
+// ranks), places the binary and records where each of its ranks runs.
+func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats) error {
+	t0 := g[0]
+	rt, err := l.res.route(t0.Host, t0.User, t0.Port)
+	if err != nil {
+		return err
+	}
+	conns := make([]*sshConn, (len(g)+ranksPerConn-1)/ranksPerConn)
+	for i := range conns {
+		c, err := l.dial(ctx, t0.Host, rt)
+		if err != nil {
+			return err
+		}
+		if err := l.track(c); err != nil {
+			return err
+		}
+		conns[i] = c
+	}
+	exes, err := l.place(ctx, conns[0], g, st)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i, t := range g {
+		l.nodes[t.Rank] = &sshNode{conn: conns[i/ranksPerConn], exe: exes[i]}
+	}
+	return nil
+}
+
+// track records a connection for Close; a launcher closed meanwhile (the
+// user pressed Ctrl-C) closes it at once.
+func (l *SSH) track(c *sshConn) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		c.close()
+		return errors.New("interrupted")
+	}
+	l.conns = append(l.conns, c)
+	return nil
+}
+
+// place finds or puts the binary of every target of g on the node and
+// returns each target's binary path. One probe tells the node's
+// architecture, its home directory and the SHA-256 of every candidate
+// binary; only a missing or altered cached copy is then sent.
+func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats) ([]string, error) {
+	var paths []string
+	for _, t := range g {
+		if p := l.exeOf(t); !contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
+	pctx, cancel := context.WithTimeout(ctx, l.connectTimeout())
+	out, err := c.run(pctx, probeCommand(l.build.hash, paths), nil)
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("probing the node: %w", err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 2+len(paths) {
+		return nil, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)", out)
+	}
+	if err := l.build.checkArch(lines[0]); err != nil {
+		return nil, err
+	}
+	resolved := map[string]string{}
+	for i, p := range paths {
+		exe, err := l.settle(ctx, c, p, lines[1], lines[2+i], st)
+		if err != nil {
+			return nil, err
+		}
+		resolved[p] = exe
+	}
+	exes := make([]string, len(g))
+	for i, t := range g {
+		exes[i] = resolved[l.exeOf(t)]
+	}
+	return exes, nil
+}
+
+// settle decides about one candidate binary given the probe's answer
+// (state): use it, copy this build, or fail.
+func (l *SSH) settle(ctx context.Context, c *sshConn, exe, home, state string, st *placeStats) (string, error) {
+	hash := l.build.hash
+	if exe != "" {
+		st.preinstalled.Add(1)
+		switch state {
+		case "absent":
+			return "", fmt.Errorf("--remote-bin %s: not an executable file on the node", exe)
+		case hash, "nosha":
+			return exe, nil
+		}
+		return "", fmt.Errorf("--remote-bin %s is another build (sha256 %s) than this ioswarm (sha256 %s); "+
+			"install this very binary there", exe, short(state), short(hash))
+	}
+	cached := path.Join(home, cacheDir(hash), "ioswarm")
+	switch state {
+	case hash:
+		st.cached.Add(1)
+		return cached, nil
+	case "nosha":
+		return "", errors.New("sha256sum is not installed on the node, so a copy of ioswarm cannot be " +
+			"verified there (install coreutils, or install ioswarm and pass --remote-bin)")
+	case "absent":
+	default:
+		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, short(state), short(hash))
+	}
+	if err := l.copyTo(ctx, c); err != nil {
+		return "", err
+	}
+	st.copied.Add(1)
+	return cached, nil
+}
+
+// copyTo streams the binary to the node's cache; the node checks the
+// SHA-256 before the copy takes the final name.
+func (l *SSH) copyTo(ctx context.Context, c *sshConn) error {
+	f, err := os.Open(l.build.path)
+	if err != nil {
+		return fmt.Errorf("copying ioswarm: %w", err)
+	}
+	defer f.Close()
+	out, err := c.run(ctx, copyCommand(l.build.hash), f)
+	if err != nil {
+		return fmt.Errorf("copying ioswarm to ~/%s on the node: %w", cacheDir(l.build.hash), err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "placed" {
+		return fmt.Errorf("copying ioswarm to the node: unexpected answer %q", got)
+	}
+	return nil
+}
+
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}
+
+// logPlacement says how the nodes got the binary: the line that shows a
+// second run found its copies in place.
+func (l *SSH) logPlacement(groups int, took time.Duration, st *placeStats) {
+	msg := fmt.Sprintf("ssh: %d of %d hosts ready in %.2f s", groups-int(st.failed.Load()), groups, took.Seconds())
+	if n, m := st.copied.Load(), st.cached.Load(); n+m > 0 {
+		msg += fmt.Sprintf("; ioswarm %s copied to %d, already cached on %d", short(l.build.hash), n, m)
+	}
+	if n := st.preinstalled.Load(); n > 0 {
+		msg += fmt.Sprintf("; preinstalled binary on %d", n)
+	}
+	l.Log.Printf("%s\n", msg)
+}
+
+// HostError is one node's failure to get ready.
+type HostError struct {
+	Host string
+	Rank int
+	Err  error
+}
+
+func (e *HostError) Error() string { return "host " + e.Host + ": " + e.Err.Error() }
+func (e *HostError) Unwrap() error { return e.Err }
+
+// HostErrors lists the targets Prepare could not ready, by rank; ranks
+// sharing a host share its error.
+type HostErrors []*HostError
+
+func (e HostErrors) Error() string {
+	var lines []string
+	seen := map[string]bool{}
+	for _, h := range e {
+		if !seen[h.Host] {
+			seen[h.Host] = true
+			lines = append(lines, h.Error())
+		}
+	}
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return fmt.Sprintf("%d hosts failed:\n  %s", len(lines), strings.Join(lines, "\n  "))
+}
+
+// Of returns the error of the target of the given rank, or nil.
+func (e HostErrors) Of(rank int) error {
+	for _, h := range e {
+		if h.Rank == rank {
+			return h
+		}
+	}
+	return nil
+}

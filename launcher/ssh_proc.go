@@ -1,0 +1,144 @@
+package launcher
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// sshProc is a rank running in an SSH session. Its standard input is the
+// session's: sshd closes the rank's input when the session ends (no pty is
+// asked for, so nothing else is in between), and the rank takes that as
+// the coordinator's end.
+type sshProc struct {
+	conn  *sshConn
+	sess  *ssh.Session
+	in    io.WriteCloser
+	pid   atomic.Int64 // the remote PID, once the start script has said it
+	done  chan struct{}
+	err   error
+	grace time.Duration
+	once  sync.Once
+}
+
+// startRank starts `exe rank args...` on c, forwarding its standard error
+// to log, and writes stdin to its input.
+func startRank(c *sshConn, t Target, exe string, args []string, stdin []byte, log *LineWriter, grace time.Duration) (*sshProc, error) {
+	sess, err := c.client.NewSession()
+	if err != nil {
+		return nil, c.sessionError(err)
+	}
+	in, err1 := sess.StdinPipe()
+	out, err2 := sess.StdoutPipe()
+	errOut, err3 := sess.StderrPipe()
+	if err := firstErr(err1, err2, err3); err != nil {
+		sess.Close()
+		return nil, c.sessionError(err)
+	}
+	if err := sess.Start(rankCommand(exe, args)); err != nil {
+		sess.Close()
+		return nil, c.sessionError(err)
+	}
+	p := &sshProc{conn: c, sess: sess, in: in, done: make(chan struct{}), grace: grace}
+	go p.readPID(out)
+	go func() {
+		log.Forward(errOut, t.Host, t.Rank)
+		p.err = c.exitError(sess.Wait())
+		sess.Close()
+		close(p.done)
+	}()
+	if _, err := in.Write(stdin); err != nil {
+		p.Stop()
+		return nil, fmt.Errorf("send job secret: %w", c.sessionError(err))
+	}
+	return p, nil
+}
+
+// readPID takes the PID from the first line the start script prints, then
+// drains the rest: unread output would hold back the session's flow
+// control window, which stderr shares.
+func (p *sshProc) readPID(out io.Reader) {
+	br := bufio.NewReaderSize(out, 64)
+	line, err := br.ReadString('\n')
+	if err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(line)); err == nil && pid > 1 {
+			p.pid.Store(int64(pid))
+		}
+	}
+	_, _ = io.Copy(io.Discard, br)
+}
+
+func (p *sshProc) Done() <-chan struct{} { return p.done }
+func (p *sshProc) Err() error            { <-p.done; return p.err }
+
+// Stop closes the rank's input (it then aborts and removes its files),
+// then asks sshd to deliver SIGTERM, then kills the rank by PID from a
+// second session, for servers that ignore signal requests. Should the
+// session outlive all that, the connection itself is closed: by then the
+// link is dead, and closing it is the only way left to end the wait.
+func (p *sshProc) Stop() {
+	p.once.Do(func() {
+		grace := p.grace
+		if grace <= 0 {
+			grace = 3 * time.Second
+		}
+		p.in.Close()
+		if p.wait(grace / 2) {
+			return
+		}
+		_ = p.sess.Signal(ssh.SIGTERM)
+		if p.wait(grace / 2) {
+			return
+		}
+		p.kill()
+		if p.wait(grace) {
+			return
+		}
+		p.sess.Close()
+		if p.wait(grace) {
+			return
+		}
+		p.conn.close()
+	})
+	<-p.done
+}
+
+func (p *sshProc) wait(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// kill sends SIGKILL both ways: as a signal request and with kill(1).
+func (p *sshProc) kill() {
+	_ = p.sess.Signal(ssh.SIGKILL)
+	pid := p.pid.Load()
+	if pid == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), p.grace+time.Second)
+	defer cancel()
+	_, _ = p.conn.run(ctx, killCommand(int(pid)), nil)
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package launcher
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// maxOutput caps what run keeps of a command's output: the commands run
+// this way print a few lines, and a runaway one must not fill memory.
+const maxOutput = 1 << 20
+
+// run runs one command line on the connection to completion, feeding it
+// stdin (nil for none), and returns its standard output. The error carries
+// the tail of its standard error. When ctx ends first, the session is
+// closed, which ends the wait.
+func (c *sshConn) run(ctx context.Context, cmd string, stdin io.Reader) ([]byte, error) {
+	sess, err := c.client.NewSession()
+	if err != nil {
+		return nil, c.sessionError(err)
+	}
+	defer sess.Close()
+	var stdout, stderr capped
+	sess.Stdout, sess.Stderr, sess.Stdin = &stdout, &stderr, stdin
+	if err := sess.Start(cmd); err != nil {
+		return nil, c.sessionError(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		sess.Close()
+		<-done
+		return stdout.Bytes(), fmt.Errorf("%s: %w", c.name, context.Cause(ctx))
+	}
+	if err != nil {
+		return stdout.Bytes(), fmt.Errorf("%s%s", c.exitError(err), tail(stderr.String()))
+	}
+	return stdout.Bytes(), nil
+}
+
+// sessionError explains a failure to open or start a session: most often
+// the connection is gone.
+func (c *sshConn) sessionError(err error) error {
+	if lost := c.lostErr(); lost != nil {
+		return lost
+	}
+	return fmt.Errorf("SSH session on %s: %w", c.name, err)
+}
+
+// exitError says how a remote command ended, in the words of a local
+// process's end ("exit status 1", "killed by signal KILL").
+func (c *sshConn) exitError(err error) error {
+	var ee *ssh.ExitError
+	var missing *ssh.ExitMissingError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee) && ee.Signal() != "":
+		return fmt.Errorf("killed by signal %s", ee.Signal())
+	case errors.As(err, &ee):
+		return fmt.Errorf("exit status %d", ee.ExitStatus())
+	case errors.As(err, &missing), errors.Is(err, io.EOF):
+		if lost := c.lostErr(); lost != nil {
+			return lost
+		}
+		return fmt.Errorf("the SSH session to %s ended without an exit status (connection lost)", c.name)
+	}
+	return c.sessionError(err)
+}
+
+// tail formats the last lines of a command's standard error for an error
+// message.
+func tail(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return ": " + strings.Join(lines, "; ")
+}
+
+// capped is a buffer that keeps the first maxOutput bytes and drops the
+// rest, reporting every write as complete so the command is not blocked.
+type capped struct{ b bytes.Buffer }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := maxOutput - c.b.Len(); room > 0 {
+		c.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func (c *capped) Bytes() []byte  { return c.b.Bytes() }
+func (c *capped) String() string { return c.b.String() }

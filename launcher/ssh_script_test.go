@@ -1,0 +1,99 @@
+package launcher
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runSh runs a command line under sh with HOME set, as a node would.
+func runSh(t *testing.T, home, line string, stdin []byte) (string, string, error) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", line)
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	cmd.Stdin = strings.NewReader(string(stdin))
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	return out.String(), errb.String(), err
+}
+
+func hashOf(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func TestCopyScriptPlacesVerifiedPrivateCopy(t *testing.T) {
+	home := t.TempDir()
+	data := []byte("#!/bin/sh\necho hi\n")
+	hash := hashOf(data)
+	out, errOut, err := runSh(t, home, copyCommand(hash), data)
+	if err != nil || strings.TrimSpace(out) != "placed" {
+		t.Fatalf("copy: %v, out %q, stderr %q", err, out, errOut)
+	}
+	final := filepath.Join(home, cacheDir(hash), "ioswarm")
+	got, err := os.ReadFile(final)
+	if err != nil || string(got) != string(data) {
+		t.Fatalf("placed file %q, %v", got, err)
+	}
+	for _, p := range []string{final, filepath.Dir(final), filepath.Dir(filepath.Dir(final))} {
+		st, err := os.Stat(p)
+		if err != nil || st.Mode().Perm() != 0o700 {
+			t.Errorf("%s: mode %v, %v; want 0700", p, st.Mode().Perm(), err)
+		}
+	}
+	assertNoTemp(t, filepath.Dir(final))
+}
+
+// A copy damaged on the way never takes the final name, and its temporary
+// file is removed.
+func TestCopyScriptRefusesWrongHash(t *testing.T) {
+	home := t.TempDir()
+	want := hashOf([]byte("the real binary"))
+	_, errOut, err := runSh(t, home, copyCommand(want), []byte("something else"))
+	if err == nil {
+		t.Fatal("copy of the wrong bytes succeeded")
+	}
+	if !strings.Contains(errOut, hashOf([]byte("something else"))) {
+		t.Errorf("stderr %q does not name the copy's hash", errOut)
+	}
+	dir := filepath.Join(home, cacheDir(want))
+	if _, err := os.Stat(filepath.Join(dir, "ioswarm")); !os.IsNotExist(err) {
+		t.Errorf("a wrong copy took the final name (stat: %v)", err)
+	}
+	assertNoTemp(t, dir)
+}
+
+func assertNoTemp(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".ioswarm.") {
+			t.Errorf("temporary file %s left in %s", e.Name(), dir)
+		}
+	}
+}
+
+func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
+	home := t.TempDir()
+	data := []byte("#!/bin/sh\n")
+	hash := hashOf(data)
+	if _, _, err := runSh(t, home, copyCommand(hash), data); err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(t.TempDir(), "not executable")
+	os.WriteFile(plain, data, 0o644)
+	out, errOut, err := runSh(t, home, probeCommand(hash, []string{"", "/no/such/ioswarm", plain}), nil)
+	if err != nil {
+		t.Fatalf("probe: %v: %s", err, errOut)
+	}
+	uname, _ := exec.Command("uname", "-m").Output()
+	want := strings.Join([]string{strings.TrimSpace(string(uname)), home, hash, "absent", "absent"}, "\n") + "\n"
+	if out != want {
+		t.Errorf("probe printed\n%q\nwant\n%q", out, want)
+	}
+}

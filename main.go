@@ -1,0 +1,34 @@
+// Command ioswarm measures what a filesystem delivers to a cluster: N
+// threads over many nodes writing and reading N files, timed together.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	got := make(chan os.Signal, 1)
+	go func() {
+		s := <-sigs
+		got <- s
+		cancel()
+	}()
+	err := newApp().RunContext(ctx, os.Args)
+	if err != nil && !errors.As(err, new(silentError)) {
+		fmt.Fprintf(os.Stderr, "ioswarm: %v\n", err)
+	}
+	var sig os.Signal
+	select {
+	case sig = <-got:
+	default:
+	}
+	os.Exit(exitCode(err, sig))
+}

@@ -1,0 +1,199 @@
+package preflight
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"ioswarm/launcher"
+)
+
+// Options says which nodes to check and how.
+type Options struct {
+	Launcher launcher.Launcher
+	Targets  []launcher.Target
+	Dir      string        // the benchmark directory, unless a target names its own
+	Samples  int           // clock round trips per node where the launcher can stream
+	Fanout   int           // nodes probed at once
+	Timeout  time.Duration // per node, for the probe after the connection
+}
+
+// Result is one node's line in the preflight table. OK is false when any
+// problem was found; notes are worth knowing but do not fail the node.
+type Result struct {
+	Host     string   `json:"host"`
+	Rank     int      `json:"rank"`
+	OK       bool     `json:"ok"`
+	Problems []string `json:"problems,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
+	Report   *Report  `json:"report,omitempty"`
+	Clock    *Offset  `json:"clock,omitempty"`
+}
+
+// streamer is a launcher that can connect to a command's input and output
+// (the SSH launcher); through it the clocks are compared over many short
+// round trips instead of one long one.
+type streamer interface {
+	Stream(ctx context.Context, t launcher.Target, args []string) (*launcher.Stream, error)
+}
+
+// ProbeArgs is the command line, after the binary, that runs Serve on a
+// node; cmd_hosts.go defines the command under these names.
+func ProbeArgs(dir string) []string { return []string{"hosts", "probe", "--dir", dir} }
+
+// Check readies every target through the launcher, probes each that got
+// ready, and returns one result per target, in order. Only a failure that
+// concerns every node at once (such as a binary that cannot travel) is
+// returned as an error.
+func Check(ctx context.Context, o Options) ([]Result, error) {
+	results := make([]Result, len(o.Targets))
+	_, err := o.Launcher.Prepare(ctx, o.Targets)
+	var herrs launcher.HostErrors
+	if err != nil && !errors.As(err, &herrs) {
+		return nil, err
+	}
+	sem := make(chan struct{}, max(o.Fanout, 1))
+	var wg sync.WaitGroup
+	for i, t := range o.Targets {
+		results[i] = Result{Host: t.Host, Rank: t.Rank}
+		var he *launcher.HostError
+		if e := herrs.Of(t.Rank); errors.As(e, &he) {
+			results[i].Problems = []string{he.Err.Error()}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i] = checkOne(ctx, o, t)
+		}()
+	}
+	wg.Wait()
+	return results, nil
+}
+
+func checkOne(ctx context.Context, o Options, t launcher.Target) Result {
+	res := Result{Host: t.Host, Rank: t.Rank}
+	dir := o.Dir
+	if t.Dir != "" {
+		dir = t.Dir
+	}
+	timeout := o.Timeout
+	if timeout <= 0 {
+		timeout = time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var rep Report
+	var samples []sample
+	var err error
+	if s, ok := o.Launcher.(streamer); ok {
+		rep, samples, err = probeStream(ctx, s, t, dir, max(o.Samples, 1))
+	} else {
+		rep, samples, err = probeExec(ctx, o.Launcher, t, dir)
+	}
+	if err != nil {
+		res.Problems = append(res.Problems, err.Error())
+		return res
+	}
+	res.Report = &rep
+	if off, ok := estimate(samples); ok {
+		res.Clock = &off
+	}
+	if o.Launcher.Name() == "local" {
+		// The same machine: the clocks are one, and a measured offset
+		// would only show how long a process takes to start.
+		res.Clock = &Offset{}
+	}
+	res.judge()
+	return res
+}
+
+// judge turns the report into problems (the node cannot run a benchmark
+// as asked) and notes.
+func (r *Result) judge() {
+	rep := r.Report
+	switch {
+	case rep.DirError != "":
+		r.Problems = append(r.Problems, "directory: "+rep.DirError)
+	case !rep.Writable:
+		r.Problems = append(r.Problems, "directory not writable: "+rep.WriteErr)
+	}
+	if !rep.CanDrop {
+		r.Notes = append(r.Notes, "the page cache cannot be dropped (needs root): runs fall back to posix_fadvise")
+	}
+	if c := r.Clock; c != nil && abs(c.WallNS) > int64(100*time.Millisecond) {
+		r.Notes = append(r.Notes, fmt.Sprintf("the wall clock is %s off (ioswarm times with each node's monotonic clock, so its figures do not depend on it)",
+			time.Duration(c.WallNS)))
+	}
+	r.OK = len(r.Problems) == 0
+}
+
+// probeStream runs the probe with its input and output connected: first
+// the report, then n clock round trips.
+func probeStream(ctx context.Context, s streamer, t launcher.Target, dir string, n int) (Report, []sample, error) {
+	st, err := s.Stream(ctx, t, ProbeArgs(dir))
+	if err != nil {
+		return Report{}, nil, err
+	}
+	br := bufio.NewReader(st.Out)
+	first, err := br.ReadString('\n')
+	if err != nil {
+		return Report{}, nil, errors.Join(fmt.Errorf("probe gave no report: %w", err), st.Close())
+	}
+	var a answer
+	if err := json.Unmarshal([]byte(first), &a); err != nil {
+		return Report{}, nil, errors.Join(fmt.Errorf("probe report %q: %w", strings.TrimSpace(first), err), st.Close())
+	}
+	samples := make([]sample, 0, n)
+	for range n {
+		sent := now()
+		if _, err := io.WriteString(st.In, "\n"); err != nil {
+			break
+		}
+		line, err := br.ReadString('\n')
+		got := now()
+		if err != nil {
+			break
+		}
+		node, err := parseReading(line)
+		if err != nil {
+			return a.Report, nil, errors.Join(err, st.Close())
+		}
+		samples = append(samples, sample{sent: sent, got: got, node: node})
+	}
+	if err := st.Close(); err != nil {
+		return a.Report, nil, err
+	}
+	return a.Report, samples, nil
+}
+
+// probeExec runs the probe once; the whole run's time bounds the clock
+// comparison, which is therefore coarse (milliseconds).
+func probeExec(ctx context.Context, l launcher.Launcher, t launcher.Target, dir string) (Report, []sample, error) {
+	sent := now()
+	out, err := l.Exec(ctx, t, ProbeArgs(dir))
+	got := now()
+	if err != nil {
+		return Report{}, nil, err
+	}
+	var a answer
+	if err := json.Unmarshal(out, &a); err != nil {
+		return Report{}, nil, fmt.Errorf("probe report %q: %w", strings.TrimSpace(string(out)), err)
+	}
+	return a.Report, []sample{{sent: sent, got: got, node: a.Clock}}, nil
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -1,0 +1,110 @@
+package preflight
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+	"time"
+)
+
+// WriteTable prints one line per node, then the problems and notes of each
+// node, then a summary line.
+func WriteTable(w io.Writer, results []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "HOST\tSTATUS\tUSER\tARCH\tKERNEL\tFS\tFREE\tWRITABLE\tDROP CACHES\tWALL CLOCK OFFSET")
+	for _, r := range results {
+		status := "ok"
+		if !r.OK {
+			status = "FAILED"
+		}
+		cells := []string{"-", "-", "-", "-", "-", "-", "-", "-"}
+		if rep := r.Report; rep != nil {
+			cells = []string{rep.User, rep.Arch, rep.Kernel, orDash(rep.FSType), "-", yesNo(rep.Writable), yesNo(rep.CanDrop), "-"}
+			if rep.DirError == "" {
+				cells[4] = formatBytes(rep.FreeBytes)
+			}
+		}
+		if r.Clock != nil {
+			cells[7] = formatOffset(r.Clock.WallNS, r.Clock.ErrorNS)
+		}
+		fmt.Fprintf(tw, "%s\t%s", r.Host, status)
+		for _, c := range cells {
+			fmt.Fprintf(tw, "\t%s", c)
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	failed := 0
+	for _, r := range results {
+		if !r.OK {
+			failed++
+		}
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "%s: %s\n", r.Host, p)
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "%s: note: %s\n", r.Host, n)
+		}
+	}
+	if failed > 0 {
+		_, err := fmt.Fprintf(w, "%d of %d hosts failed\n", failed, len(results))
+		return err
+	}
+	if len(results) == 1 {
+		_, err := fmt.Fprintln(w, "the host is ready")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "all %d hosts ready\n", len(results))
+	return err
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// formatBytes prints free space with three significant digits in binary
+// units ("37.2 GiB"): a rounded figure, unlike the exact sizes of flags.
+func formatBytes(n int64) string {
+	v := float64(n)
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	i := 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if i == 0 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	prec := 2
+	if v >= 100 {
+		prec = 0
+	} else if v >= 10 {
+		prec = 1
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64) + " " + units[i]
+}
+
+// formatOffset prints an offset with its error bound, in milliseconds
+// with microsecond resolution: "+0.012 ms ±0.045 ms".
+func formatOffset(offset, bound int64) string {
+	ms := func(ns int64) string { return strconv.FormatFloat(float64(ns)/float64(time.Millisecond), 'f', 3, 64) }
+	sign := "+"
+	if offset < 0 {
+		sign = "-"
+		offset = -offset
+	}
+	return sign + ms(offset) + " ms ±" + ms(bound) + " ms"
+}

@@ -1,0 +1,8 @@
+// Package rank is the rank process: it joins the coordinator, runs its share
+// of the threads through each timed phase, drops caches, and reports one
+// record per thread.
+//
+// A rank never decides anything about the job: every step is a request from
+// the coordinator, answered once. It may import barrier (the transport),
+// clock, histogram and result, never launcher or the coordinator.
+package rank

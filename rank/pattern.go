@@ -1,0 +1,86 @@
+package rank
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+)
+
+// The data pattern. Every 512-byte unit of a thread's file holds a 16-byte
+// stamp (file offset, thread, job seed) followed by pseudo-random bytes taken
+// from a per-thread base at the unit's offset modulo patternPeriod. So data
+// is incompressible, differs between units, threads and jobs (a deduplicating
+// filesystem gains nothing), and any block can be checked on read without a
+// copy of what was written.
+const (
+	unitSize      = 512
+	stampSize     = 16
+	patternPeriod = 64 << 10
+)
+
+type pattern struct {
+	thread uint32
+	seed   uint32
+	base   []byte // patternPeriod bytes
+}
+
+func newPattern(jobSeed uint64, thread int) *pattern {
+	r := rand.New(rand.NewPCG(jobSeed, uint64(thread)+1))
+	base := make([]byte, patternPeriod)
+	for i := 0; i < len(base); i += 8 {
+		binary.LittleEndian.PutUint64(base[i:], r.Uint64())
+	}
+	return &pattern{thread: uint32(thread), seed: uint32(jobSeed ^ jobSeed>>32), base: base}
+}
+
+// fillBody writes the random body of every unit of buf as placed at file
+// offset off. Stamps are left for stamp. When a buffer's length is a
+// multiple of patternPeriod its bodies are the same at every aligned offset,
+// so the writer calls fillBody once and only stamp per record.
+func (p *pattern) fillBody(buf []byte, off int64) {
+	for i := 0; i < len(buf); i += unitSize {
+		b := (off + int64(i)) % patternPeriod
+		copy(buf[i+stampSize:i+unitSize], p.base[b+stampSize:b+unitSize])
+	}
+}
+
+// stamp writes the stamps of every unit of buf placed at file offset off.
+func (p *pattern) stamp(buf []byte, off int64) {
+	for i := 0; i < len(buf); i += unitSize {
+		u := buf[i : i+stampSize]
+		binary.LittleEndian.PutUint64(u, uint64(off+int64(i)))
+		binary.LittleEndian.PutUint32(u[8:], p.thread)
+		binary.LittleEndian.PutUint32(u[12:], p.seed)
+	}
+}
+
+// fill writes the whole pattern for buf at off.
+func (p *pattern) fill(buf []byte, off int64) {
+	p.fillBody(buf, off)
+	p.stamp(buf, off)
+}
+
+// bodyStable says whether a buffer of n bytes has the same bodies at every
+// offset that is a multiple of n.
+func bodyStable(n int64) bool { return n%patternPeriod == 0 }
+
+// check verifies buf as read from file offset off and returns an error naming
+// the first bad unit's offset.
+func (p *pattern) check(buf []byte, off int64) error {
+	for i := 0; i < len(buf); i += unitSize {
+		u := buf[i : i+unitSize]
+		at := off + int64(i)
+		if binary.LittleEndian.Uint64(u) != uint64(at) ||
+			binary.LittleEndian.Uint32(u[8:]) != p.thread ||
+			binary.LittleEndian.Uint32(u[12:]) != p.seed {
+			return fmt.Errorf("data mismatch at offset %d: stamp says offset %d thread %d",
+				at, binary.LittleEndian.Uint64(u), binary.LittleEndian.Uint32(u[8:]))
+		}
+		b := at % patternPeriod
+		if !bytes.Equal(u[stampSize:], p.base[b+stampSize:b+unitSize]) {
+			return fmt.Errorf("data mismatch at offset %d: stamp right, contents differ", at)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+package rank
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"ioswarm/clock"
+	"ioswarm/histogram"
+)
+
+// progressEvery is how often a rank reports its running totals during a
+// phase. The reporter reads atomics the workers store; it never touches
+// their loop.
+const progressEvery = time.Second
+
+// runPhase runs every worker through one phase. Buffers, histograms and
+// threads are made ready first; then all workers are released together at
+// req.ReleaseAt on this rank's clock.
+func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
+	p := &phaseParams{
+		name: req.Phase, block: s.job.Block, direct: s.job.Direct, fsync: s.job.Fsync,
+		verify: s.job.Verify, seed: s.job.Seed ^ uint64(req.Iteration+1)*0x9e3779b97f4a7c15,
+		stop: new(atomic.Bool),
+	}
+	if req.Phase == "randwrite" || req.Phase == "randread" {
+		p.block = s.job.RandBlock
+	}
+	if req.StonewallNS > 0 {
+		p.stonewall = req.ReleaseAt + req.StonewallNS
+	}
+	bufs, err := alignedBuffers(len(s.workers), p.block)
+	if err != nil {
+		return RunReply{}, err
+	}
+	defer freeBuffers(bufs)
+	for i, w := range s.workers {
+		w.hist = histogram.New()
+		// Touch every page now: first-touch faults inside the window
+		// would be charged to the filesystem, and right after a cache
+		// drop they are slow on virtual machines.
+		w.pat.fill(bufs[i], 0)
+	}
+
+	release := make(chan struct{})
+	errs := make([]error, len(s.workers))
+	var wg sync.WaitGroup
+	for i, w := range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// One OS thread per benchmark thread, as the threads of
+			// IOzone or fio: a blocking write holds its own thread.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			select {
+			case <-release:
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			if err := w.run(p, bufs[i]); err != nil {
+				errs[i] = err
+				p.stop.Store(true)
+			}
+		}()
+	}
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.stop.Store(true)
+		case <-finished:
+		}
+	}()
+	defer close(finished)
+
+	if err := clock.SleepUntil(ctx, req.ReleaseAt); err != nil {
+		wg.Wait()
+		return RunReply{}, err
+	}
+	released := clock.Now()
+	close(release)
+	go s.reportProgress(req.Phase, finished)
+	wg.Wait()
+	if err := firstError(errs); err != nil {
+		return RunReply{}, err
+	}
+	return s.phaseReply(released), nil
+}
+
+// firstError prefers a thread's real failure over the errStopped of the
+// threads that were stopped because of it.
+func firstError(errs []error) error {
+	var stopped error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, errStopped) || errors.Is(err, context.Canceled) {
+			stopped = err
+			continue
+		}
+		return err
+	}
+	if stopped != nil {
+		return fmt.Errorf("phase abandoned: %w", stopped)
+	}
+	return nil
+}
+
+func (s *state) phaseReply(released int64) RunReply {
+	merged := histogram.New()
+	reply := RunReply{ReleasedAt: released, Threads: make([]ThreadRecord, len(s.workers))}
+	for i, w := range s.workers {
+		merged.Merge(w.hist)
+		reply.Threads[i] = w.rec
+	}
+	reply.Histogram = merged.Sparse()
+	return reply
+}
+
+func (s *state) reportProgress(phase string, finished <-chan struct{}) {
+	t := time.NewTicker(progressEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-finished:
+			return
+		case <-t.C:
+			var b int64
+			for _, w := range s.workers {
+				b += w.done.Load()
+			}
+			// Best effort: a full queue or a closing session only
+			// loses a progress line.
+			_ = s.member.Notify(KindProgress, Progress{Phase: phase, Bytes: b})
+		}
+	}
+}
+
+// firstDone answers how many bytes every worker had completed at rank time at.
+func (s *state) firstDone(req FirstDone, opBytes int64) FirstDoneReply {
+	out := FirstDoneReply{Bytes: make([]int64, len(s.workers))}
+	for i, w := range s.workers {
+		out.Bytes[i] = w.bytesAt(req.At, opBytes)
+	}
+	return out
+}
+
+// spareProcs is how many Ps the rank keeps beyond one per benchmark
+// thread: for its session (replies, heartbeats) and progress reporter.
+const spareProcs = 2
+
+// ensureProcs gives every benchmark thread a P of its own. Each thread is
+// a goroutine locked to an OS thread that spends its life in blocking
+// system calls; with fewer Ps than threads (GOMAXPROCS defaults to the
+// core count) a thread returning from a call waits for a P, which the
+// runtime takes back from a thread in a call only when its monitor next
+// looks (up to 10 ms when idle). On 2 cores that halved 16-thread random
+// IOPS, added ~80 ms of start skew and tens of ms of tail latency. With a
+// P each, threads are scheduled by the kernel alone, as fio's are. It
+// only ever raises GOMAXPROCS; the rank process runs nothing else.
+func ensureProcs(threads int) {
+	if n := threads + spareProcs; runtime.GOMAXPROCS(0) < n {
+		runtime.GOMAXPROCS(n)
+	}
+}
+
+// alignedBuffers maps page-aligned buffers, as O_DIRECT requires, before
+// the timed window.
+func alignedBuffers(n int, size int64) ([][]byte, error) {
+	bufs := make([][]byte, 0, n)
+	for i := 0; i < n; i++ {
+		b, err := unix.Mmap(-1, 0, int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+		if err != nil {
+			freeBuffers(bufs)
+			return nil, fmt.Errorf("allocate %d buffers of %d bytes: %w", n, size, err)
+		}
+		bufs = append(bufs, b)
+	}
+	return bufs, nil
+}
+
+func freeBuffers(bufs [][]byte) {
+	for _, b := range bufs {
+		_ = unix.Munmap(b)
+	}
+}

@@ -1,0 +1,219 @@
+package rank
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"ioswarm/barrier"
+)
+
+// Options start a rank process.
+type Options struct {
+	Addr       string // coordinator address
+	Rank       int
+	JobID      string
+	Host       string // the name the coordinator knows this node by
+	BinaryHash string
+	Secret     []byte
+	Dial       barrier.DialOptions
+	Log        io.Writer // the rank's stderr, forwarded by the launcher
+}
+
+// state is a rank's memory between requests.
+type state struct {
+	member  *barrier.Member
+	log     io.Writer
+	job     Job
+	setup   Setup
+	jobDir  string
+	workers []*worker
+	created bool // the job directory may hold our files
+	cleaned bool
+}
+
+// Serve joins the coordinator and answers its requests until the job ends.
+// When the job ends abnormally (abort, lost coordinator, ctx cancelled) the
+// rank removes its own files before returning, unless the job keeps them.
+func Serve(ctx context.Context, opt Options) error {
+	m, err := barrier.Dial(ctx, opt.Addr, barrier.Hello{
+		JobID: opt.JobID, Rank: opt.Rank, Host: opt.Host, BinaryHash: opt.BinaryHash,
+	}, opt.Secret, opt.Dial)
+	if err != nil {
+		return fmt.Errorf("join coordinator at %s: %w", opt.Addr, err)
+	}
+	defer m.Close()
+	s := &state{member: m, log: opt.Log}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-m.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	defer s.cleanupAfterFailure()
+	for {
+		select {
+		case <-ctx.Done():
+			select {
+			case <-m.Done():
+				// nil when the coordinator ended the job normally.
+				return m.Err()
+			default:
+			}
+			return ctx.Err()
+		case req, ok := <-m.Requests():
+			if !ok {
+				return m.Err()
+			}
+			body, err := s.handle(ctx, req)
+			if rerr := m.Reply(req, body, err); rerr != nil {
+				select {
+				case <-m.Done():
+					// Aborted while answering: say why, not how.
+					return m.Err()
+				default:
+				}
+				return rerr
+			}
+		}
+	}
+}
+
+func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
+	switch req.Kind {
+	case KindSetup:
+		var in Setup
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		return s.doSetup(in)
+	case KindCreate:
+		if err := createJobDir(s.jobDir, s.setup.Rank, s.job.Direct); err != nil {
+			return nil, err
+		}
+		s.created = true
+		return Empty{}, nil
+	case KindPrepare:
+		return Empty{}, s.prefill()
+	case KindDrop:
+		return s.drop(), nil
+	case KindResident:
+		r, t, err := residentPages(s.paths())
+		return ResidentReply{Resident: r, Total: t}, err
+	case KindRun:
+		var in Run
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		return s.runPhase(ctx, in)
+	case KindFirstDone:
+		var in FirstDone
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		return s.firstDone(in, s.opBytes()), nil
+	case KindCleanup:
+		s.cleaned = true
+		if s.job.Keep {
+			return Empty{}, nil
+		}
+		return Empty{}, removeFiles(s.jobDir, s.ownFiles())
+	}
+	return nil, fmt.Errorf("unknown request %q", req.Kind)
+}
+
+func decode(req *barrier.Request, v any) error {
+	if err := json.Unmarshal(req.Body, v); err != nil {
+		return fmt.Errorf("bad %s request: %w", req.Kind, err)
+	}
+	return nil
+}
+
+func (s *state) doSetup(in Setup) (SetupReply, error) {
+	if err := CheckJobID(in.Job.ID); err != nil {
+		return SetupReply{}, err
+	}
+	if in.Job.FileSize <= 0 || in.Job.Block <= 0 || in.Job.RandBlock <= 0 {
+		return SetupReply{}, fmt.Errorf("bad sizes in setup: file %d, block %d, rand block %d",
+			in.Job.FileSize, in.Job.Block, in.Job.RandBlock)
+	}
+	s.job, s.setup = in.Job, in
+	s.jobDir = JobDir(in.Dir, in.Job.ID)
+	need := in.Job.FileSize * int64(len(in.Threads))
+	reply, err := checkNode(in.Dir, need)
+	if err != nil {
+		return reply, err
+	}
+	ensureProcs(len(in.Threads))
+	s.workers = make([]*worker, len(in.Threads))
+	for i, t := range in.Threads {
+		s.workers[i] = &worker{thread: t, path: ThreadFile(s.jobDir, t), size: in.Job.FileSize,
+			pat: newPattern(in.Job.Seed, t)}
+	}
+	return reply, nil
+}
+
+// lastPhase remembers the op size of the phase just run for firstdone.
+func (s *state) opBytes() int64 {
+	if len(s.workers) > 0 && s.workers[0].rec.Ops > 0 {
+		return s.workers[0].rec.Bytes / s.workers[0].rec.Ops
+	}
+	return s.job.Block
+}
+
+// ownFiles is every file this rank may have made: its threads' files and
+// its O_DIRECT probe.
+func (s *state) ownFiles() []string {
+	return append(s.paths(), probePath(s.jobDir, s.setup.Rank))
+}
+
+func (s *state) paths() []string {
+	p := make([]string, len(s.workers))
+	for i, w := range s.workers {
+		p[i] = w.path
+	}
+	return p
+}
+
+// drop empties the page cache of this rank's files before a phase.
+func (s *state) drop() DropReply {
+	switch {
+	case s.job.Direct:
+		return DropReply{Method: "direct"}
+	case s.job.DropCaches == "off":
+		return DropReply{Method: "none"}
+	case canDropNode():
+		// One rank per node drops the whole node's cache; the
+		// coordinator waits for every rank's reply before going on.
+		if !s.setup.DropNode {
+			return DropReply{Method: "drop_caches"}
+		}
+		if err := dropNode(); err == nil {
+			return DropReply{Method: "drop_caches"}
+		} else if s.job.DropCaches == "on" {
+			return DropReply{Method: "none", Warning: err.Error()}
+		}
+	}
+	if err := fadviseFiles(s.paths()); err != nil {
+		return DropReply{Method: "none", Warning: err.Error()}
+	}
+	return DropReply{Method: "fadvise", Warning: "cannot write " + dropCachesPath +
+		" (not root): dropped only this job's files with posix_fadvise(DONTNEED)"}
+}
+
+// cleanupAfterFailure removes our files when the job ended before the
+// coordinator asked for cleanup: a lost coordinator must not leave a
+// filesystem full of benchmark files.
+func (s *state) cleanupAfterFailure() {
+	if !s.created || s.cleaned || s.job.Keep {
+		return
+	}
+	if err := removeFiles(s.jobDir, s.ownFiles()); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(s.log, "cleanup after failure: %v\n", err)
+	}
+}

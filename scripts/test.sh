@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, vet, unit tests, the race detector on
+# the concurrent packages, and the integration tests that run the real
+# binary (local ranks, the namespaced SSH cluster, the Slurm cluster).
+#
+# As root it first installs the system packages the cluster tests need;
+# without root those tests skip and say why.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(openssh-server openssh-client iproute2 util-linux munge slurmctld slurmd slurm-client)
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	missing=()
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "installing: ${missing[*]}"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+fi
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change: $unformatted"
+	exit 1
+fi
+echo "== go vet"
+go vet ./...
+echo "== build (static)"
+CGO_ENABLED=0 go build -o /dev/null .
+echo "== race detector on the concurrent packages"
+go test -race -count=1 ./barrier ./rank ./launcher ./coordinator ./clock
+echo "== all tests"
+go test -count=1 -timeout 30m ./...

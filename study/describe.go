@@ -1,0 +1,85 @@
+package study
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"ioswarm/units"
+)
+
+// Hosts is the largest number of hosts any point used: the size of the
+// system the sweep ran on (points with fewer threads than hosts use only
+// the first hosts).
+func (s *Sweep) Hosts() int {
+	n := 0
+	for _, p := range s.Points {
+		n = max(n, len(p.Hosts))
+	}
+	return n
+}
+
+// FSTypes lists the distinct filesystem types of the directory under test
+// over every point's hosts, sorted; more than one means the nodes did not
+// all see the same filesystem.
+func (s *Sweep) FSTypes() string {
+	seen := map[string]bool{}
+	var types []string
+	for _, p := range s.Points {
+		for _, h := range p.Hosts {
+			if h.FSType != "" && !seen[h.FSType] {
+				seen[h.FSType] = true
+				types = append(types, h.FSType)
+			}
+		}
+	}
+	if len(types) == 0 {
+		return "unknown fs"
+	}
+	sort.Strings(types)
+	return strings.Join(types, "+")
+}
+
+// SizeText says what size was held fixed: "aggregate 1 GiB fixed" or
+// "64 MiB per thread".
+func (s *Sweep) SizeText() string {
+	if s.Setup.Sizing == SizingFileSize {
+		return units.FormatSize(s.Setup.FileSize) + " per thread"
+	}
+	return "aggregate " + units.FormatSize(s.Setup.Total) + " fixed"
+}
+
+// BlockText names the record sizes the phases used (random phases' only
+// when there are random phases) and how the I/O bypassed or skipped
+// what a default run does: O_DIRECT, no fsync.
+func (s *Sweep) BlockText() string {
+	text := units.FormatSize(s.Setup.BlockSize) + " records"
+	for _, p := range s.Phases() {
+		if IsRandom(p) {
+			text += ", " + units.FormatSize(s.Setup.RandBlockSize) + " random ops"
+			break
+		}
+	}
+	if s.Setup.Direct {
+		text += ", O_DIRECT"
+	}
+	if !s.Setup.Fsync {
+		text += ", no fsync"
+	}
+	return text
+}
+
+// Describe is the one-line configuration that titles a table or chart:
+// record sizes, the fixed size, hosts and filesystem type. Before any
+// point has run the hosts and filesystem are not known yet and are left
+// out.
+func (s *Sweep) Describe() string {
+	if len(s.Points) == 0 {
+		return s.BlockText() + ", " + s.SizeText()
+	}
+	hosts := "1 host"
+	if n := s.Hosts(); n != 1 {
+		hosts = fmt.Sprintf("%d hosts", n)
+	}
+	return fmt.Sprintf("%s, %s, %s, %s", s.BlockText(), s.SizeText(), hosts, s.FSTypes())
+}

@@ -1,0 +1,101 @@
+package study
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"ioswarm/report"
+	"ioswarm/result"
+)
+
+// Load reads a result file: a sweep, or a single run, which becomes a
+// sweep of one point so that every command can take either.
+func Load(path string) (*Sweep, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	s, err := Read(f, path)
+	if err != nil {
+		return nil, err
+	}
+	s.Source = path
+	return s, nil
+}
+
+// Read is Load from a reader; name is used only in error messages.
+func Read(r io.Reader, name string) (*Sweep, error) {
+	data, err := io.ReadAll(io.LimitReader(r, report.MaxResultBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > report.MaxResultBytes {
+		return nil, fmt.Errorf("%s: larger than the limit for a result file", name)
+	}
+	var probe struct {
+		Kind   string            `json:"kind"`
+		Points []json.RawMessage `json:"points"`
+	}
+	// A file that is not a JSON object fails here or, with a better
+	// message, in report.LoadJob below.
+	if json.Unmarshal(data, &probe) != nil || probe.Kind == "" {
+		job, err := report.LoadJob(bytes.NewReader(data), name)
+		if err != nil {
+			return nil, err
+		}
+		return single(job), nil
+	}
+	if probe.Kind != Kind {
+		return nil, fmt.Errorf("%s: a result file of kind %q, which this version cannot read", name, probe.Kind)
+	}
+	return readSweep(data, probe.Points, name)
+}
+
+// readSweep decodes a sweep file, checking each point as strictly as a
+// single run's file.
+func readSweep(data []byte, points []json.RawMessage, name string) (*Sweep, error) {
+	var s Sweep
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("%s: not a valid sweep file: %w", name, err)
+	}
+	if s.Version == "" {
+		return nil, fmt.Errorf("%s: not an ioswarm result file (no ioswarm_version)", name)
+	}
+	if len(points) == 0 {
+		return nil, fmt.Errorf("%s: a sweep without points", name)
+	}
+	s.Points = make([]*result.Job, len(points))
+	for i, raw := range points {
+		job, err := report.LoadJob(bytes.NewReader(raw), fmt.Sprintf("%s: point %d", name, i+1))
+		if err != nil {
+			return nil, err
+		}
+		s.Points[i] = job
+	}
+	if len(s.Setup.Phases) == 0 {
+		s.Setup = setupOf(s.Points[0])
+	}
+	// The points' own configuration is the record of how the I/O was done.
+	s.Setup.Direct, s.Setup.Fsync = s.Points[0].Config.Direct, s.Points[0].Config.Fsync
+	return &s, nil
+}
+
+// single wraps one run as a sweep of one point.
+func single(job *result.Job) *Sweep {
+	return &Sweep{
+		Version: job.Version, Kind: Kind, Label: job.Label, Threads: []int{job.Config.Threads},
+		Setup: setupOf(job), Complete: job.Complete, Error: job.Error, Points: []*result.Job{job},
+	}
+}
+
+// setupOf recovers the shared setup from one point. A single run does not
+// record which size the user gave, so it is described by its aggregate.
+func setupOf(job *result.Job) Setup {
+	c := job.Config
+	return Setup{Phases: c.Phases, Sizing: SizingTotal, Total: c.Total, BlockSize: c.BlockSize,
+		RandBlockSize: c.RandBlockSize, Dir: c.Dir, Iterations: c.Iterations, Direct: c.Direct, Fsync: c.Fsync}
+}

@@ -1,0 +1,119 @@
+package study
+
+import (
+	"context"
+	"fmt"
+
+	"ioswarm/coordinator"
+	"ioswarm/result"
+)
+
+// Plan is a sweep as the user asked for it.
+type Plan struct {
+	// Base is the parsed options of every point; Threads is set per
+	// point. With Total set the aggregate stays fixed and is divided
+	// among each point's threads; with FileSize each thread's file does.
+	Base    coordinator.Options
+	Threads []int
+	// Before, when set, is called as each point starts.
+	Before func(threads int)
+	// After, when set, is called with each point's result as soon as it
+	// is in, an incomplete one included; an error stops the sweep.
+	After func(job *result.Job) error
+}
+
+// Points returns the validated options of every point, in order. Each is
+// validated on its own copy of the base options before anything starts,
+// so a point that cannot run (a total that does not divide among its
+// threads) fails the sweep at once, naming the point.
+func Points(base coordinator.Options, threads []int) ([]coordinator.Options, error) {
+	if len(threads) == 0 {
+		return nil, &coordinator.UsageError{Msg: "--threads: no thread counts given"}
+	}
+	out := make([]coordinator.Options, len(threads))
+	for i, n := range threads {
+		o := base
+		o.Threads = n
+		if err := o.Validate(); err != nil {
+			return nil, fmt.Errorf("sweep point of %s: %w", threadsText(n), err)
+		}
+		out[i] = o
+	}
+	return out, nil
+}
+
+// NewSweep is the sweep the plan describes, before any point has run.
+func (p Plan) NewSweep() *Sweep {
+	b := p.Base
+	setup := Setup{Phases: b.Phases, Sizing: SizingTotal, Total: b.Total, BlockSize: b.Block,
+		RandBlockSize: b.RandBlock, Dir: b.Dir, Iterations: b.Iterations, Direct: b.Direct, Fsync: b.Fsync}
+	if b.FileSize != 0 {
+		setup.Sizing, setup.Total, setup.FileSize = SizingFileSize, 0, b.FileSize
+	}
+	return &Sweep{Version: b.Version, Kind: Kind, Label: b.Label,
+		Threads: append([]int(nil), p.Threads...), Setup: setup}
+}
+
+// Run validates every point, starts the ranks once for the largest point
+// and runs the points in order on them. It returns the sweep also when a
+// point fails or the context ends: the points measured so far, marked
+// incomplete, so they can still be saved. It returns nil only when
+// nothing ran.
+func Run(ctx context.Context, p Plan) (*Sweep, error) {
+	points, err := Points(p.Base, p.Threads)
+	if err != nil {
+		return nil, err
+	}
+	largest := points[0]
+	for _, o := range points {
+		if o.Threads > largest.Threads {
+			largest = o
+		}
+	}
+	sess, err := coordinator.Start(ctx, largest, largest.Threads)
+	if err != nil {
+		return nil, err
+	}
+	sw := p.NewSweep()
+	runErr := runPoints(ctx, sess, p, points, sw)
+	sess.Close(runErr)
+	sw.Complete = runErr == nil
+	if runErr != nil {
+		sw.Error = runErr.Error()
+	}
+	return sw, runErr
+}
+
+// runPoints runs each point on the session and collects its result.
+func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []coordinator.Options, sw *Sweep) error {
+	for _, o := range points {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("sweep stopped before the point of %s: %w", threadsText(o.Threads), err)
+		}
+		if p.Before != nil {
+			p.Before(o.Threads)
+		}
+		job, err := sess.Run(ctx, o)
+		if job != nil {
+			sw.Points = append(sw.Points, job)
+			// A run error says more than a failure to record it.
+			if p.After != nil {
+				if aerr := p.After(job); err == nil {
+					err = aerr
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("sweep point of %s: %w", threadsText(o.Threads), err)
+		}
+	}
+	return nil
+}
+
+// threadsText is "1 thread" or "N threads".
+func threadsText(n int) string {
+	if n == 1 {
+		return "1 thread"
+	}
+	return fmt.Sprintf("%d threads", n)
+}

@@ -1,0 +1,64 @@
+package study
+
+import (
+	"strings"
+	"testing"
+
+	"ioswarm/coordinator"
+)
+
+func baseOptions(t *testing.T) coordinator.Options {
+	return coordinator.Options{Dir: t.TempDir(), Total: 64 << 20, Block: 4 << 20, RandBlock: 4096,
+		Phases: []string{"write", "read"}, DropCaches: "auto", Iterations: 1, LocalRanks: 2,
+		Version: "test", Label: "lab"}
+}
+
+// Every point is validated on its own copy: the aggregate is divided
+// among each point's threads, and the base options are left alone.
+func TestPointsDivideTheAggregate(t *testing.T) {
+	base := baseOptions(t)
+	points, err := Points(base, []int{1, 2, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int64{64 << 20, 32 << 20, 16 << 20} {
+		if points[i].FileSize != want || points[i].Total != 64<<20 {
+			t.Errorf("point %d: file size %d total %d, want %d and %d", i, points[i].FileSize, points[i].Total, want, 64<<20)
+		}
+	}
+	if base.FileSize != 0 || base.Threads != 0 {
+		t.Errorf("base options changed: %+v", base)
+	}
+}
+
+func TestPointsFixedFileSize(t *testing.T) {
+	base := baseOptions(t)
+	base.Total, base.FileSize = 0, 8<<20
+	points, err := Points(base, []int{1, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if points[0].Total != 8<<20 || points[1].Total != 32<<20 || points[1].FileSize != 8<<20 {
+		t.Errorf("got totals %d, %d", points[0].Total, points[1].Total)
+	}
+	sw := Plan{Base: base, Threads: []int{1, 4}}.NewSweep()
+	if sw.Setup.Sizing != SizingFileSize || sw.Setup.FileSize != 8<<20 || sw.Setup.Total != 0 {
+		t.Errorf("setup %+v", sw.Setup)
+	}
+}
+
+// A point that cannot run fails the whole sweep up front, naming the
+// point, as a usage error (exit code 2, nothing started).
+func TestPointsNameTheBadPoint(t *testing.T) {
+	_, err := Points(baseOptions(t), []int{1, 2, 32})
+	if err == nil || !strings.Contains(err.Error(), "sweep point of 32 threads") || !coordinator.IsUsage(err) {
+		t.Fatalf("error %v (usage %v)", err, coordinator.IsUsage(err))
+	}
+	_, err = Points(baseOptions(t), []int{3})
+	if err == nil || !strings.Contains(err.Error(), "3 threads") || !strings.Contains(err.Error(), "does not divide") {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := Points(baseOptions(t), nil); err == nil || !coordinator.IsUsage(err) {
+		t.Fatalf("empty list: %v", err)
+	}
+}

@@ -1,0 +1,144 @@
+package study
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"ioswarm/figures"
+	"ioswarm/result"
+)
+
+// Kind is the "kind" of a sweep result file. A single run's file has no
+// kind; the loaders tell the two apart by it.
+const Kind = "sweep"
+
+// Sizing says which size a sweep held fixed across its points.
+const (
+	SizingTotal    = "total"     // the aggregate, divided among the threads
+	SizingFileSize = "file_size" // each thread's file
+)
+
+// Sweep is a scaling study: one full result per thread count. Its JSON
+// form is a result file like a single run's; field names are as stable
+// as result.Job's (add, never rename or remove).
+type Sweep struct {
+	Version string `json:"ioswarm_version"`
+	Kind    string `json:"kind"`
+	Label   string `json:"label"`
+	// Threads lists the points asked for, in the order they ran.
+	Threads []int `json:"threads"`
+	Setup   Setup `json:"setup"`
+	// Complete is false when the sweep stopped early; Points then holds
+	// the points measured so far, the last one perhaps incomplete.
+	Complete bool          `json:"complete"`
+	Error    string        `json:"error,omitempty"`
+	Points   []*result.Job `json:"points"`
+
+	// Source is the file the sweep was loaded from ("" when run here);
+	// it names an unlabelled sweep in tables and charts.
+	Source string `json:"-"`
+}
+
+// Setup is what every point shares.
+type Setup struct {
+	Phases        []string `json:"phases"`
+	Sizing        string   `json:"sizing"`              // SizingTotal or SizingFileSize
+	Total         int64    `json:"total,omitempty"`     // aggregate bytes when Sizing is total
+	FileSize      int64    `json:"file_size,omitempty"` // bytes per thread when Sizing is file_size
+	BlockSize     int64    `json:"block_size"`
+	RandBlockSize int64    `json:"rand_block_size"`
+	Dir           string   `json:"dir"`
+	Iterations    int      `json:"iterations"`
+	Direct        bool     `json:"direct"`
+	Fsync         bool     `json:"fsync"`
+}
+
+// Name is what a sweep is called in tables and charts: its label, else
+// its file's name without the extension.
+func (s *Sweep) Name() string {
+	if s.Label != "" {
+		return s.Label
+	}
+	if s.Source != "" {
+		return strings.TrimSuffix(filepath.Base(s.Source), ".json")
+	}
+	return "this run"
+}
+
+// WriteJSON writes s as indented JSON with a trailing newline.
+func WriteJSON(w io.Writer, s *Sweep) error {
+	if s == nil {
+		return errors.New("no sweep to write as JSON")
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return fmt.Errorf("writing sweep result: %w", err)
+	}
+	return nil
+}
+
+// Figure is one phase of one point: the figures a study compares, each
+// the mean over the phase's iterations.
+type Figure struct {
+	Phase      string
+	Threads    int
+	Iterations int
+	Bandwidth  float64 // bytes/s
+	FirstDone  float64 // bytes/s
+	IOPS       float64 // operations/s
+	Complete   bool    // false when the point's run ended early
+}
+
+// IsRandom reports whether a phase is counted in operations as well as
+// bytes.
+func IsRandom(phase string) bool { return strings.HasPrefix(phase, "rand") }
+
+// FiguresOf returns one Figure per phase of job, in the order the phases
+// first ran.
+func FiguresOf(job *result.Job) []Figure {
+	var out []Figure
+	for _, s := range figures.Summarize(job.Phases) {
+		out = append(out, Figure{
+			Phase: s.Name, Threads: job.Config.Threads, Iterations: s.Iterations,
+			Bandwidth: s.Bandwidth.Mean, FirstDone: s.FirstDoneBandwidth.Mean, IOPS: s.IOPS.Mean,
+			Complete: job.Complete,
+		})
+	}
+	return out
+}
+
+// Figures returns the figures of every point, point by point.
+func (s *Sweep) Figures() []Figure {
+	var out []Figure
+	for _, p := range s.Points {
+		out = append(out, FiguresOf(p)...)
+	}
+	return out
+}
+
+// Phases lists the phase names of s in the order they ran: the setup's,
+// then any a point holds that the setup does not name.
+func (s *Sweep) Phases() []string {
+	names := append([]string(nil), s.Setup.Phases...)
+	for _, f := range s.Figures() {
+		if !containsString(names, f.Phase) {
+			names = append(names, f.Phase)
+		}
+	}
+	return names
+}
+
+func containsString(list []string, v string) bool {
+	for _, s := range list {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}

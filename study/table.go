@@ -1,0 +1,166 @@
+package study
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"ioswarm/result"
+)
+
+// cellWidth is the width of every numeric column. Rows are printed as
+// points complete, so widths cannot be fitted to the data afterwards; 11
+// holds "9999999.999" GB/s and any IOPS a cluster reaches.
+const cellWidth = 11
+
+// Table prints a sweep as it runs: a title, a two-line column header,
+// then one row per point. Each phase has columns for bandwidth and
+// first-done bandwidth in GB/s, and random phases IOPS as well.
+type Table struct {
+	w      io.Writer
+	phases []string
+	err    error
+}
+
+// NewTable starts a table for a sweep with the given setup and label and
+// writes its title and header.
+func NewTable(w io.Writer, s *Sweep) *Table {
+	t := &Table{w: w, phases: s.Phases()}
+	title := "sweep"
+	if s.Label != "" {
+		title += " " + clean(s.Label)
+	}
+	t.printf("%s: threads %s; phases %s\n%s; dir %s\n", title, FormatThreads(s.Threads),
+		strings.Join(s.Setup.Phases, ","), s.Describe(), clean(s.Setup.Dir))
+	t.printf("bandwidth and first-done in GB/s (10^9 B/s)%s\n\n", iterationText(s.Setup.Iterations))
+	var groups, names strings.Builder
+	groups.WriteString(pad("", 7))
+	names.WriteString(pad("threads", 7))
+	for _, p := range t.phases {
+		cols := []string{"GB/s", "first-done"}
+		if IsRandom(p) {
+			cols = append(cols, "IOPS")
+		}
+		groups.WriteString("  " + pad(clean(p), len(cols)*(cellWidth+1)-1))
+		for _, c := range cols {
+			names.WriteString(" " + lpad(c, cellWidth))
+		}
+		groups.WriteString(" ")
+	}
+	t.printf("%s\n%s\n", strings.TrimRight(groups.String(), " "), names.String())
+	return t
+}
+
+// Row prints one point.
+func (t *Table) Row(job *result.Job) {
+	byPhase := map[string]Figure{}
+	for _, f := range FiguresOf(job) {
+		byPhase[f.Phase] = f
+	}
+	var b strings.Builder
+	b.WriteString(lpad(strconv.Itoa(job.Config.Threads), 7))
+	stonewalled := false
+	for i := range job.Phases {
+		stonewalled = stonewalled || job.Phases[i].Stonewalled
+	}
+	for _, p := range t.phases {
+		f, ok := byPhase[p]
+		for _, c := range cells(p, f, ok) {
+			b.WriteString(" " + lpad(c, cellWidth))
+		}
+	}
+	if stonewalled {
+		b.WriteString("  stonewalled")
+	}
+	if !job.Complete {
+		b.WriteString("  INCOMPLETE: " + clean(orText(job.Error, "the run ended early")))
+	}
+	t.printf("%s\n", b.String())
+}
+
+// cells are one phase's columns of a row; a phase the point lacks (it
+// stopped before it) shows dashes.
+func cells(phase string, f Figure, ok bool) []string {
+	out := []string{"-", "-"}
+	if ok {
+		out = []string{gbs(f.Bandwidth), gbs(f.FirstDone)}
+	}
+	if IsRandom(phase) {
+		out = append(out, "-")
+		if ok {
+			out[2] = fmt.Sprintf("%.0f", f.IOPS)
+		}
+	}
+	return out
+}
+
+// gbs prints a rate in decimal GB/s, as the seeds quote it.
+func gbs(rate float64) string { return fmt.Sprintf("%.3f", rate/1e9) }
+
+// Err is the first write error, if any.
+func (t *Table) Err() error { return t.err }
+
+func (t *Table) printf(format string, args ...any) {
+	if t.err != nil {
+		return
+	}
+	if _, err := fmt.Fprintf(t.w, format, args...); err != nil {
+		t.err = fmt.Errorf("writing sweep table: %w", err)
+	}
+}
+
+// WriteTable prints a whole sweep: what the live table printed, followed
+// by the reason when it stopped early.
+func WriteTable(w io.Writer, s *Sweep) error {
+	if s == nil {
+		return errors.New("no sweep to print")
+	}
+	t := NewTable(w, s)
+	for _, p := range s.Points {
+		t.Row(p)
+	}
+	if !s.Complete {
+		t.printf("sweep stopped early: %s\n", clean(orText(s.Error, "not every point ran")))
+	}
+	return t.Err()
+}
+
+func iterationText(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", each the mean over %d iterations", n)
+}
+
+func pad(s string, n int) string {
+	if len(s) >= n {
+		return s
+	}
+	return s + strings.Repeat(" ", n-len(s))
+}
+
+func lpad(s string, n int) string {
+	if len(s) >= n {
+		return s
+	}
+	return strings.Repeat(" ", n-len(s)) + s
+}
+
+// clean replaces control characters, which would break the table's lines.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func orText(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
