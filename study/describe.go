@@ -11,10 +11,17 @@ import (
 // Hosts is the largest number of hosts any point used: the size of the
 // system the sweep ran on (points with fewer threads than hosts use only
 // the first hosts).
+//
+// Hosts are counted by name: several local ranks on one machine are one
+// host, and a chart must not claim a cluster it did not have.
 func (s *Sweep) Hosts() int {
 	n := 0
 	for _, p := range s.Points {
-		n = max(n, len(p.Hosts))
+		names := map[string]bool{}
+		for _, h := range p.Hosts {
+			names[h.Host] = true
+		}
+		n = max(n, len(names))
 	}
 	return n
 }
