@@ -28,8 +28,9 @@ func hostsCommand() *cli.Command {
 		Usage: "check every node before a run: reachable, user, arch, kernel, filesystem and free space of --dir, writable, cache dropping, clock offset",
 		Description: "Exits 1 if any node fails. The clock offset is the node's wall clock minus this machine's, with the\n" +
 			"bound of its error (half the best round trip); ioswarm itself times with each node's monotonic clock.",
-		Flags:  flags,
-		Action: hostsAction,
+		Flags:           flags,
+		Action:          hostsAction,
+		HideHelpCommand: true,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return usageError{msg: err.Error()}
 		},

@@ -109,6 +109,7 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 		return o, err
 	}
 	o.Launcher, o.Targets = l, targets
+	o.Listen = c.String("listen")
 	return o, nil
 }
 

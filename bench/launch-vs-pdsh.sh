@@ -20,8 +20,11 @@
 # the wall time of the whole command (process start to exit): launch-to-done
 # for a command that does nothing.
 # Cold means every node's ~/.cache/ioswarm is removed before the run.
-# The three measurements alternate within each round (pdsh, cold, warm), so
-# machine load affects all three alike; the figures are medians.
+# For scale, each round also times the plain copy a cold launch cannot do
+# without: OpenSSH itself sending the same binary to every node at once
+# (N parallel `ssh NODE 'cat > /tmp/FILE' < ioswarm`, the nodes' private
+# /tmp). The four measurements alternate within each round (pdsh, copy,
+# cold, warm), so machine load affects them alike; the figures are medians.
 set -euo pipefail
 
 N=${1:-16}
@@ -110,6 +113,23 @@ pdsh_time() {
 	printf '%d.%06d\n' $(((REPLY - start) / 1000000)) $(((REPLY - start) % 1000000))
 }
 
+# ssh_copy prints the seconds OpenSSH takes to send the binary to every
+# node in parallel.
+ssh_copy() {
+	local start node pids=()
+	now_us
+	start=$REPLY
+	for node in $CLUSTER_NODES; do
+		"${HEAD[@]}" ssh -F "$CLUSTER_SSH_CONFIG" "$node" 'cat >/tmp/ioswarm-copy-test' <"$IOSWARM" &
+		pids+=("$!")
+	done
+	for pid in "${pids[@]}"; do
+		wait "$pid" || die "ssh copy failed"
+	done
+	now_us
+	printf '%d.%06d\n' $(((REPLY - start) / 1000000)) $(((REPLY - start) % 1000000))
+}
+
 clear_caches() {
 	local node
 	for node in $CLUSTER_NODES; do
@@ -119,21 +139,24 @@ clear_caches() {
 
 size=$(stat -c %s "$IOSWARM")
 echo "nodes $N, rounds $ROUNDS, binary $((size / 1024 / 1024)) MiB, $(nproc) cores" >&2
-pdsh_s=() cold_s=() warm_s=()
+pdsh_s=() copy_s=() cold_s=() warm_s=()
 for ((r = 1; r <= ROUNDS; r++)); do
 	pdsh_s+=("$(pdsh_time)")
+	copy_s+=("$(ssh_copy)")
 	clear_caches
 	cold_s+=("$(launch)")
 	warm_s+=("$(launch)")
-	echo "round $r: pdsh ${pdsh_s[-1]} s, cold ${cold_s[-1]} s, warm ${warm_s[-1]} s" >&2
+	echo "round $r: pdsh ${pdsh_s[-1]} s, ssh copy ${copy_s[-1]} s, cold ${cold_s[-1]} s, warm ${warm_s[-1]} s" >&2
 done
-python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" <<'EOF'
+python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" "${copy_s[*]}" <<'EOF'
 import statistics, sys
 p, c, w = ([float(x) for x in a.split()] for a in sys.argv[1:4])
 n = sys.argv[4]
-mp, mc, mw = (statistics.median(x) for x in (p, c, w))
+s = [float(x) for x in sys.argv[5].split()]
+mp, mc, mw, ms = (statistics.median(x) for x in (p, c, w, s))
 print(f"median over {len(p)} rounds, {n} nodes:")
 print(f"  pdsh -R ssh -w node[1-{n}] true   {mp:.3f} s  (min {min(p):.3f}, max {max(p):.3f})")
+print(f"  OpenSSH copy of the binary     {ms:.3f} s  (min {min(s):.3f}, max {max(s):.3f})  {ms/mp:.2f}x pdsh")
 print(f"  ioswarm launch-to-ready, cold  {mc:.3f} s  (min {min(c):.3f}, max {max(c):.3f})  {mc/mp:.2f}x pdsh, target <= 2x")
 print(f"  ioswarm launch-to-ready, warm  {mw:.3f} s  (min {min(w):.3f}, max {max(w):.3f})  {mw/mp:.2f}x pdsh, target <= 1x")
 EOF

@@ -108,6 +108,9 @@ func (s *Session) start(ctx context.Context, hash string) error {
 			"--job", s.id, "--host", t.Host,
 			"--heartbeat-timeout", s.o.HeartbeatTimeout.String(),
 		}
+		if v, ok := s.o.Launcher.(launcher.Verifier); ok && v.Verifies(t) {
+			args = append(args, "--binary-hash", hash)
+		}
 		p, err := s.o.Launcher.Start(ctx, t, args, stdin)
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sort"
 	"strings"
@@ -14,8 +15,8 @@ import (
 // SSH starts ranks over SSH. Prepare connects to every node in parallel,
 // checks its architecture and places this binary in the node's private
 // cache, unless a node already holds a copy whose SHA-256 verifies or a
-// preinstalled binary is named. The zero value is not usable: Binary,
-// Home and Log must be set.
+// preinstalled binary is named. Binary and Home must be set; a nil Log
+// discards the launcher's messages.
 type SSH struct {
 	Binary         string        // the file placed on nodes (this executable)
 	RemoteBin      string        // use this path on every node instead of placing Binary
@@ -36,7 +37,7 @@ type SSH struct {
 
 	mu     sync.Mutex
 	res    *resolver
-	build  *build
+	build  *binaryInfo
 	nodes  map[int]*sshNode // by rank
 	conns  []*sshConn
 	procs  []*sshProc
@@ -65,46 +66,56 @@ func (l *SSH) connectTimeout() time.Duration {
 }
 
 // Prepare implements Launcher. Every node is tried, also after one fails,
-// so that one run names every unreachable node; the nodes that failed are
-// listed in a *HostErrors, and the others stay ready.
+// so that one run names every unreachable node; the error is then a
+// HostErrors listing the targets that failed, and the others stay ready.
 func (l *SSH) Prepare(ctx context.Context, targets []Target) ([]string, error) {
 	if err := l.init(targets); err != nil {
 		return nil, err
 	}
 	begin := time.Now()
 	groups := groupTargets(targets)
+	var st placeStats
+	herrs := l.prepareAll(ctx, groups, &st)
+	l.logPlacement(len(groups), time.Since(begin), &st)
+	if len(herrs) > 0 {
+		return nil, herrs
+	}
+	return l.addresses(targets), nil
+}
+
+// prepareAll readies the groups in parallel, at most Fanout at a time,
+// and returns the failures sorted by rank.
+func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats) HostErrors {
 	var herrs HostErrors
 	var mu sync.Mutex
-	var st placeStats
 	sem := make(chan struct{}, max(l.Fanout, 1))
 	var wg sync.WaitGroup
 	for _, g := range groups {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var err error
 			select {
 			case sem <- struct{}{}:
-				defer func() { <-sem }()
+				err = l.prepareGroup(ctx, g, st)
+				<-sem
 			case <-ctx.Done():
+				err = context.Cause(ctx)
 			}
-			err := l.prepareGroup(ctx, g, &st)
-			if err != nil {
-				st.failed.Add(1)
-				mu.Lock()
-				for _, t := range g {
-					herrs = append(herrs, &HostError{Host: t.Host, Rank: t.Rank, Err: err})
-				}
-				mu.Unlock()
+			if err == nil {
+				return
+			}
+			st.failed.Add(1)
+			mu.Lock()
+			defer mu.Unlock()
+			for _, t := range g {
+				herrs = append(herrs, &HostError{Host: t.Host, Rank: t.Rank, Err: err})
 			}
 		}()
 	}
 	wg.Wait()
-	l.logPlacement(len(groups), time.Since(begin), &st)
-	if len(herrs) > 0 {
-		sort.Slice(herrs, func(i, j int) bool { return herrs[i].Rank < herrs[j].Rank })
-		return nil, herrs
-	}
-	return l.addresses(targets), nil
+	sort.Slice(herrs, func(i, j int) bool { return herrs[i].Rank < herrs[j].Rank })
+	return herrs
 }
 
 // init reads the configuration and inspects the binary once; a binary
@@ -114,6 +125,9 @@ func (l *SSH) init(targets []Target) error {
 	defer l.mu.Unlock()
 	if l.closed {
 		return errors.New("ssh launcher already closed")
+	}
+	if l.Log == nil {
+		l.Log = NewLineWriter(io.Discard)
 	}
 	if l.res == nil {
 		cfg, err := loadSSHConfig(l.ConfigFiles)
@@ -125,7 +139,7 @@ func (l *SSH) init(targets []Target) error {
 		l.nodes = make(map[int]*sshNode)
 	}
 	if l.build == nil {
-		b, err := inspectBuild(l.Binary)
+		b, err := inspectBinary(l.Binary)
 		if err != nil {
 			return err
 		}
@@ -133,11 +147,15 @@ func (l *SSH) init(targets []Target) error {
 	}
 	for _, t := range targets {
 		if l.exeOf(t) == "" && l.build.dynamic {
-			return errDynamic
+			return errDynamicBuild
 		}
 	}
 	return nil
 }
+
+// Verifies implements Verifier: a placed binary's hash is checked on the
+// node every run, just before it starts; a preinstalled one is not.
+func (l *SSH) Verifies(t Target) bool { return l.exeOf(t) == "" }
 
 // exeOf is the preinstalled binary for t, or "" to place this one.
 func (l *SSH) exeOf(t Target) string {

@@ -42,57 +42,77 @@ type keyFile struct {
 	err    error
 }
 
+// keyList gathers the keys to offer, each once, and what was tried.
+type keyList struct {
+	signers []ssh.Signer
+	tried   []string
+	seen    map[string]bool
+}
+
+func (k *keyList) add(s ssh.Signer) {
+	id := string(s.PublicKey().Marshal())
+	if !k.seen[id] {
+		k.seen[id] = true
+		k.signers = append(k.signers, s)
+	}
+}
+
 // signers returns the keys to offer h and a description of them for the
 // message when none is accepted.
 func (id *identities) signers(h hop) ([]ssh.Signer, string, error) {
-	var list []ssh.Signer
-	var tried []string
-	seen := map[string]bool{}
-	add := func(s ssh.Signer) {
-		k := string(s.PublicKey().Marshal())
-		if !seen[k] {
-			seen[k] = true
-			list = append(list, s)
-		}
-	}
+	k := &keyList{seen: map[string]bool{}}
 	agentKeys := id.agent()
-	for _, p := range append(append([]string{}, id.explicit...), h.Identities...) {
-		kf := id.file(p)
-		explicit := contains(id.explicit, p)
-		switch {
-		case kf.signer != nil:
-			add(kf.signer)
-			tried = append(tried, p)
-		case kf.pub != nil && agentHas(agentKeys, kf.pub) != nil:
-			add(agentHas(agentKeys, kf.pub))
-			tried = append(tried, p+" (through ssh-agent)")
-		case explicit:
-			return nil, "", fmt.Errorf("--identity %s: %w", p, kf.err)
-		case !errors.Is(kf.err, os.ErrNotExist):
-			tried = append(tried, fmt.Sprintf("%s (unusable: %v)", p, kf.err))
-		}
+	if err := id.addConfigured(k, h, agentKeys); err != nil {
+		return nil, "", err
 	}
 	if !h.OnlyIDs {
-		for _, s := range agentKeys {
-			add(s)
-		}
-		if len(agentKeys) > 0 {
-			tried = append(tried, fmt.Sprintf("%d keys from ssh-agent", len(agentKeys)))
-		}
-		for _, name := range []string{"id_ed25519", "id_ecdsa", "id_rsa"} {
-			p := filepath.Join(id.home, ".ssh", name)
-			if kf := id.file(p); kf.signer != nil {
-				add(kf.signer)
-				tried = append(tried, p)
-			} else if kf.pub != nil {
-				tried = append(tried, p+" (passphrase-protected and not in ssh-agent)")
-			}
+		id.addDefaults(k, agentKeys)
+	}
+	if len(k.tried) == 0 {
+		k.tried = append(k.tried, "no key found (no ssh-agent, no ~/.ssh/id_* file, no --identity)")
+	}
+	return k.signers, strings.Join(k.tried, ", "), nil
+}
+
+// addConfigured adds --identity files (which must be usable) and the
+// host's IdentityFile entries (skipped when missing, as OpenSSH does); a
+// protected key is used through the agent when the agent holds it.
+func (id *identities) addConfigured(k *keyList, h hop, agentKeys []ssh.Signer) error {
+	for _, p := range append(append([]string{}, id.explicit...), h.Identities...) {
+		kf := id.file(p)
+		switch {
+		case kf.signer != nil:
+			k.add(kf.signer)
+			k.tried = append(k.tried, p)
+		case kf.pub != nil && agentHas(agentKeys, kf.pub) != nil:
+			k.add(agentHas(agentKeys, kf.pub))
+			k.tried = append(k.tried, p+" (through ssh-agent)")
+		case inList(id.explicit, p):
+			return fmt.Errorf("--identity %s: %w", p, kf.err)
+		case !errors.Is(kf.err, os.ErrNotExist):
+			k.tried = append(k.tried, fmt.Sprintf("%s (unusable: %v)", p, kf.err))
 		}
 	}
-	if len(tried) == 0 {
-		tried = append(tried, "no key found (no ssh-agent, no ~/.ssh/id_* file, no --identity)")
+	return nil
+}
+
+// addDefaults adds the agent's keys and the usual key files.
+func (id *identities) addDefaults(k *keyList, agentKeys []ssh.Signer) {
+	for _, s := range agentKeys {
+		k.add(s)
 	}
-	return list, strings.Join(tried, ", "), nil
+	if len(agentKeys) > 0 {
+		k.tried = append(k.tried, fmt.Sprintf("%d keys from ssh-agent", len(agentKeys)))
+	}
+	for _, name := range []string{"id_ed25519", "id_ecdsa", "id_rsa"} {
+		p := filepath.Join(id.home, ".ssh", name)
+		if kf := id.file(p); kf.signer != nil {
+			k.add(kf.signer)
+			k.tried = append(k.tried, p)
+		} else if kf.pub != nil {
+			k.tried = append(k.tried, p+" (passphrase-protected and not in ssh-agent)")
+		}
+	}
 }
 
 // file parses a private key file once.

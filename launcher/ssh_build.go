@@ -11,8 +11,8 @@ import (
 	"strings"
 )
 
-// build is what the launcher knows of the binary it places on nodes.
-type build struct {
+// binaryInfo is what the launcher knows of the binary it places on nodes.
+type binaryInfo struct {
 	path    string
 	hash    string   // hex SHA-256: the name of its cache directory
 	machine string   // what the ELF header says it runs on, for messages
@@ -20,14 +20,14 @@ type build struct {
 	dynamic bool     // it needs a dynamic loader (PT_INTERP)
 }
 
-// errDynamic is returned before any node is contacted: a binary linked
+// errDynamicBuild is returned before any node is contacted: a binary linked
 // against this machine's C library may not start on a node with another.
-var errDynamic = errors.New("this ioswarm binary is dynamically linked; build it with CGO_ENABLED=0 " +
+var errDynamicBuild = errors.New("this ioswarm binary is dynamically linked; build it with CGO_ENABLED=0 " +
 	"to run it on other nodes (or install it on every node and pass --remote-bin)")
 
-// inspectBuild hashes the binary and reads its ELF header. A file that is
+// inspectBinary hashes the binary and reads its ELF header. A file that is
 // not ELF (a test's script) is placed without architecture checks.
-func inspectBuild(path string) (*build, error) {
+func inspectBinary(path string) (*binaryInfo, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading own binary: %w", err)
@@ -37,7 +37,7 @@ func inspectBuild(path string) (*build, error) {
 	if _, err := io.Copy(h, f); err != nil {
 		return nil, fmt.Errorf("reading own binary %s: %w", path, err)
 	}
-	b := &build{path: path, hash: hex.EncodeToString(h.Sum(nil)), machine: "unknown"}
+	b := &binaryInfo{path: path, hash: hex.EncodeToString(h.Sum(nil)), machine: "unknown"}
 	ef, err := elf.NewFile(f)
 	if err != nil {
 		return b, nil
@@ -91,8 +91,8 @@ func unamesFor(m elf.Machine, class elf.Class, data elf.Data) []string {
 }
 
 // checkArch says whether a node reporting uname can run the build.
-func (b *build) checkArch(uname string) error {
-	if b.unames == nil || contains(b.unames, strings.TrimSpace(uname)) {
+func (b *binaryInfo) checkArch(uname string) error {
+	if b.unames == nil || inList(b.unames, strings.TrimSpace(uname)) {
 		return nil
 	}
 	return fmt.Errorf("the node is %s but this ioswarm binary is built for %s (%s); every rank "+

@@ -35,7 +35,7 @@ func fakeELF(t *testing.T, machine elf.Machine, dynamic bool) string {
 	}{uint16(elf.ET_EXEC), uint16(machine), 1, 0x400000, 64, 0, 0, 64, 56, uint16(phnum), 64, 0, 0}
 	binary.Write(&b, le, hdr)
 	type phdr struct {
-		Type, Flags                                  uint32
+		Type, Flags                             uint32
 		Off, Vaddr, Paddr, Filesz, Memsz, Align uint64
 	}
 	end := uint64(64 + 56*phnum)
@@ -52,14 +52,14 @@ func fakeELF(t *testing.T, machine elf.Machine, dynamic bool) string {
 }
 
 func TestInspectBuildFindsInterpreterAndMachine(t *testing.T) {
-	b, err := inspectBuild(fakeELF(t, elf.EM_AARCH64, true))
+	b, err := inspectBinary(fakeELF(t, elf.EM_AARCH64, true))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !b.dynamic || !strings.Contains(b.machine, "AARCH64") || b.unames[0] != "aarch64" {
 		t.Errorf("dynamic aarch64 build read as %+v", b)
 	}
-	b, err = inspectBuild(fakeELF(t, elf.EM_X86_64, false))
+	b, err = inspectBinary(fakeELF(t, elf.EM_X86_64, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestOwnBinaryMatchesThisMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := inspectBuild(exe)
+	b, err := inspectBinary(exe)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestOwnBinaryMatchesThisMachine(t *testing.T) {
 }
 
 func TestCheckArchNamesBoth(t *testing.T) {
-	b := &build{machine: "EM_X86_64", unames: []string{"x86_64", "amd64"}}
+	b := &binaryInfo{machine: "EM_X86_64", unames: []string{"x86_64", "amd64"}}
 	err := b.checkArch("aarch64\n")
 	if err == nil || !strings.Contains(err.Error(), "aarch64") || !strings.Contains(err.Error(), "x86_64") {
 		t.Errorf("x86-64 build on aarch64: %v", err)
@@ -96,7 +96,7 @@ func TestCheckArchNamesBoth(t *testing.T) {
 	if err := b.checkArch("x86_64"); err != nil {
 		t.Error(err)
 	}
-	if err := (&build{}).checkArch("sparc64"); err != nil {
+	if err := (&binaryInfo{}).checkArch("sparc64"); err != nil {
 		t.Errorf("a build of unknown machine should not be checked: %v", err)
 	}
 }
@@ -119,11 +119,11 @@ func TestUnamesFor(t *testing.T) {
 		{elf.EM_LOONGARCH, elf.ELFCLASS64, elf.ELFDATA2LSB, "loongarch64"},
 	}
 	for _, c := range cases {
-		if got := unamesFor(c.m, c.class, c.data); !contains(got, c.want) {
+		if got := unamesFor(c.m, c.class, c.data); !inList(got, c.want) {
 			t.Errorf("%v: %v does not hold %s", c.m, got, c.want)
 		}
 	}
-	if got := unamesFor(elf.EM_AARCH64, elf.ELFCLASS64, elf.ELFDATA2LSB); contains(got, "x86_64") {
+	if got := unamesFor(elf.EM_AARCH64, elf.ELFCLASS64, elf.ELFDATA2LSB); inList(got, "x86_64") {
 		t.Errorf("aarch64 maps to %v", got)
 	}
 }

@@ -13,10 +13,10 @@ import (
 // interprets the scripts. The scripts are single lines because csh refuses
 // a newline inside quotes.
 
-// shellQuote quotes s as one word for a POSIX shell: inside single quotes
+// quoteSh quotes s as one word for a POSIX shell: inside single quotes
 // nothing is special except the single quote itself, which is written as
 // a closing quote, a backslash-escaped quote and an opening quote.
-func shellQuote(s string) string {
+func quoteSh(s string) string {
 	if s != "" && strings.IndexFunc(s, needsQuote) < 0 {
 		return s
 	}
@@ -34,11 +34,11 @@ func needsQuote(r rune) bool {
 	return !strings.ContainsRune("-_./:@%+,=", r)
 }
 
-// commandLine joins words into one command line, each word quoted.
-func commandLine(words ...string) string {
+// shLine joins words into one command line, each word quoted.
+func shLine(words ...string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
-		q[i] = shellQuote(w)
+		q[i] = quoteSh(w)
 	}
 	return strings.Join(q, " ")
 }
@@ -46,7 +46,7 @@ func commandLine(words ...string) string {
 // shScript runs script with sh, its positional parameters being args
 // ($0 is "sh").
 func shScript(script string, args ...string) string {
-	return commandLine(append([]string{"sh", "-c", script, "sh"}, args...)...)
+	return shLine(append([]string{"sh", "-c", script, "sh"}, args...)...)
 }
 
 // startScript prints the shell's PID, which exec hands on to the rank, so
@@ -56,18 +56,21 @@ const startScript = `echo $$; exec "$0" "$@"`
 // rankCommand is the command line that starts `exe rank args...` on a node
 // and announces its PID on the first line of standard output.
 func rankCommand(exe string, args []string) string {
-	return commandLine(append([]string{"sh", "-c", startScript, exe, "rank"}, args...)...)
+	return shLine(append([]string{"sh", "-c", startScript, exe, "rank"}, args...)...)
 }
 
 // execCommand runs `exe args...` to completion.
 func execCommand(exe string, args []string) string {
-	return commandLine(append([]string{exe}, args...)...)
+	return shLine(append([]string{exe}, args...)...)
 }
 
-// killCommand kills a rank by PID: the fallback when a signal request is
-// ignored.
+// killCommand kills a rank by PID: the fallback for sshd that ignores
+// signal requests (OpenSSH does for root logins: "session signalling
+// requires privilege separation"). Where the login shell exec'd its way
+// to the rank, the rank leads the session's process group, and the whole
+// group goes; elsewhere the rank alone.
 func killCommand(pid int) string {
-	return fmt.Sprintf("kill -KILL %d", pid)
+	return fmt.Sprintf("kill -KILL -- -%d 2>/dev/null || kill -KILL %d", pid, pid)
 }
 
 // cacheDir is where a binary of the given SHA-256 lives, relative to the
@@ -75,16 +78,22 @@ func killCommand(pid int) string {
 // binary others could replace would run with the user's rights.
 func cacheDir(hash string) string { return path.Join(".cache", "ioswarm", hash) }
 
+// shaFunc defines sha, which prints the SHA-256 of its input first on its
+// line: openssl's where there is one, since it hashes about three times
+// faster than coreutils' sha256sum (a node hashes the whole binary on
+// every run), else sha256sum's. "nosha" is printed where neither exists.
+const shaFunc = `sha() { if command -v openssl >/dev/null 2>&1; then openssl dgst -sha256 -r; ` +
+	`elif command -v sha256sum >/dev/null 2>&1; then sha256sum; else echo nosha; fi; }; `
+
 // probeScript reports, one line each: the machine name (uname -m), the home
 // directory, then for every path argument after the hash whether the file
 // is there and executable, and its SHA-256 ("absent", "nosha" when the node
-// has no sha256sum, else the digest). An empty path stands for the cached
-// copy of this build. Nothing is written.
-const probeScript = `uname -m; printf '%s\n' "$HOME"; h=$1; shift; ` +
+// has no way to hash, else the digest). An empty path stands for the
+// cached copy of this build. Nothing is written.
+const probeScript = shaFunc + `uname -m; printf '%s\n' "$HOME"; h=$1; shift; ` +
 	`for p in "$@"; do [ -n "$p" ] || p="$HOME/.cache/ioswarm/$h/ioswarm"; ` +
-	`if [ -f "$p" ] && [ -x "$p" ]; then ` +
-	`if command -v sha256sum >/dev/null 2>&1; then echo "$h"; ` +
-	`else echo nosha; fi; else echo absent; fi; done`
+	`if [ -f "$p" ] && [ -x "$p" ]; then r=$(sha <"$p") || exit 1; echo "${r%% *}"; ` +
+	`else echo absent; fi; done`
 
 // copyScript receives the binary on standard input into a temporary name
 // in the private cache directory, checks its SHA-256 against $1, and only
@@ -92,10 +101,10 @@ const probeScript = `uname -m; printf '%s\n' "$HOME"; h=$1; shift; ` +
 // found under the final name, and several runs copying to one node (or to
 // a home directory shared by many nodes) do not disturb each other. No
 // script uses "!", which csh expands even inside single quotes.
-const copyScript = `umask 077; d="$HOME/.cache/ioswarm"; ` +
+const copyScript = shaFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
 	`mkdir -p "$d/$1" && chmod 700 "$d" "$d/$1" || exit 1; ` +
 	`t="$d/$1/.ioswarm.$$"; trap 'rm -f "$t"' EXIT; ` +
-	`cat >"$t" || exit 1; r=$(sha256sum <"$t") || exit 1; ` +
+	`cat >"$t" || exit 1; r=$(sha <"$t") || exit 1; ` +
 	`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
 	`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" && echo placed`
 

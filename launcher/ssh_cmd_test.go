@@ -26,8 +26,8 @@ func TestShellQuote(t *testing.T) {
 		{"~", "'~'"},
 	}
 	for _, c := range cases {
-		if got := shellQuote(c.in); got != c.want {
-			t.Errorf("shellQuote(%q) = %s, want %s", c.in, got, c.want)
+		if got := quoteSh(c.in); got != c.want {
+			t.Errorf("quoteSh(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }
@@ -39,7 +39,7 @@ var oddWords = []string{"", " ", "it's", `back\slash`, "$HOME", "$(id)", "`id`",
 
 // The quoted command line, parsed by a real sh, gives back the very words.
 func TestCommandLineRoundTripsThroughSh(t *testing.T) {
-	line := commandLine(append([]string{"printf", `%s\0`}, oddWords...)...)
+	line := shLine(append([]string{"printf", `%s\0`}, oddWords...)...)
 	out, err := exec.Command("sh", "-c", line).Output()
 	if err != nil {
 		t.Fatalf("sh -c %s: %v", line, err)
@@ -84,7 +84,7 @@ func TestExecAndKillCommands(t *testing.T) {
 		`'/x y/ioswarm' cleanup --dir '/gpfs/a b'`; got != want {
 		t.Errorf("execCommand = %s, want %s", got, want)
 	}
-	if got := killCommand(4242); got != "kill -KILL 4242" {
+	if got := killCommand(4242); got != "kill -KILL -- -4242 2>/dev/null || kill -KILL 4242" {
 		t.Errorf("killCommand = %s", got)
 	}
 }

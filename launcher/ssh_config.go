@@ -159,20 +159,20 @@ func (r *resolver) hop(alias, user string, port int) (hop, error) {
 // knownHosts lists the known_hosts files for a host: the config's
 // UserKnownHostsFile and GlobalKnownHostsFile, else OpenSSH's defaults.
 func (r *resolver) knownHosts(alias string, x expander) []string {
-	user := fieldsOf(r.cfg.getAll(alias, "UserKnownHostsFile"))
+	user := firstFields(r.cfg.getAll(alias, "UserKnownHostsFile"))
 	if len(user) == 0 {
 		user = []string{"~/.ssh/known_hosts", "~/.ssh/known_hosts2"}
 	}
-	global := fieldsOf(r.cfg.getAll(alias, "GlobalKnownHostsFile"))
+	global := firstFields(r.cfg.getAll(alias, "GlobalKnownHostsFile"))
 	if len(global) == 0 {
 		global = []string{"/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2"}
 	}
 	return x.paths(append(user, global...))
 }
 
-// fieldsOf splits the values of a keyword that takes several paths; only
+// firstFields splits the values of a keyword that takes several paths; only
 // the first occurrence of the keyword counts, as in OpenSSH.
-func fieldsOf(values []string) []string {
+func firstFields(values []string) []string {
 	if len(values) == 0 {
 		return nil
 	}

@@ -30,6 +30,9 @@ Host odd
 Host badport
     Port seventy
 
+Match host matched*
+    User viamatch
+
 Host *
     User fallback
 `
@@ -125,6 +128,13 @@ func TestResolvePrecedence(t *testing.T) {
 	rt, _ := (&resolver{cfg: &sshConfig{}, home: "/h", localUser: "me"}).route("::1", "", 0)
 	if rt.Node.User != "me" || rt.Node.Addr != "[::1]:22" {
 		t.Errorf("no config: %+v, want me@[::1]:22", rt.Node)
+	}
+}
+
+func TestResolveMatchHost(t *testing.T) {
+	rt, err := testResolver(t, "").route("matched7", "", 0)
+	if err != nil || rt.Node.User != "viamatch" {
+		t.Errorf("Match host: %+v, %v; want user viamatch", rt.Node, err)
 	}
 }
 

@@ -63,8 +63,13 @@ func (l *SSH) dial(ctx context.Context, name string, rt route) (*sshConn, error)
 	return c, nil
 }
 
+// dialError names the timeout when that is what ended the attempt. The
+// dialer may report its own "i/o timeout" a moment before ctx notices its
+// deadline, so both are taken as the timeout.
 func (l *SSH) dialError(ctx context.Context, h hop, err error) error {
-	if ctx.Err() == context.DeadlineExceeded {
+	var ne net.Error
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) ||
+		(errors.As(err, &ne) && ne.Timeout()) {
 		return fmt.Errorf("connect to %s: no answer within %s (--connect-timeout)", h.Addr, l.connectTimeout())
 	}
 	return fmt.Errorf("connect to %s: %w", h.Addr, err)
@@ -74,19 +79,9 @@ func (l *SSH) dialError(ctx context.Context, h hop, err error) error {
 // context, and a connection through a jump host has no deadlines, so the
 // connection is closed when ctx ends, which ends the handshake.
 func (l *SSH) handshake(ctx context.Context, conn net.Conn, h hop) (*ssh.Client, error) {
-	check, algos, err := l.keys.callback(h)
+	cfg, tried, err := l.clientConfig(h)
 	if err != nil {
 		return nil, err
-	}
-	signers, tried, err := l.ids.signers(h)
-	if err != nil {
-		return nil, err
-	}
-	cfg := &ssh.ClientConfig{
-		User:              h.User,
-		Auth:              []ssh.AuthMethod{ssh.PublicKeys(signers...)},
-		HostKeyCallback:   check,
-		HostKeyAlgorithms: algos,
 	}
 	type result struct {
 		c     ssh.Conn
@@ -111,6 +106,25 @@ func (l *SSH) handshake(ctx context.Context, conn net.Conn, h hop) (*ssh.Client,
 		return nil, loginError(h, tried, r.err)
 	}
 	return ssh.NewClient(r.c, r.chans, r.reqs), nil
+}
+
+// clientConfig is the login as h and the check of its host key; tried
+// describes the keys offered, for the message when none is accepted.
+func (l *SSH) clientConfig(h hop) (*ssh.ClientConfig, string, error) {
+	check, algos, err := l.keys.callback(h)
+	if err != nil {
+		return nil, "", err
+	}
+	signers, tried, err := l.ids.signers(h)
+	if err != nil {
+		return nil, "", err
+	}
+	return &ssh.ClientConfig{
+		User:              h.User,
+		Auth:              []ssh.AuthMethod{ssh.PublicKeys(signers...)},
+		HostKeyCallback:   check,
+		HostKeyAlgorithms: algos,
+	}, tried, nil
 }
 
 // loginError turns x/crypto's handshake errors into what the user can act

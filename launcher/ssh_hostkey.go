@@ -92,7 +92,7 @@ func (k *hostKeys) knownAlgorithms(d *keyDB, name string) ([]string, error) {
 	var algos []string
 	for _, w := range ke.Want {
 		for _, a := range algorithmsFor(w.Key.Type()) {
-			if !contains(algos, a) {
+			if !inList(algos, a) {
 				algos = append(algos, a)
 			}
 		}
@@ -144,7 +144,7 @@ func (d *keyDB) verify(name string, remote net.Addr, key ssh.PublicKey) error {
 	return fmt.Errorf("checking the host key of %s: %w", host, err)
 }
 
-func contains(list []string, s string) bool {
+func inList(list []string, s string) bool {
 	for _, v := range list {
 		if v == s {
 			return true

@@ -56,19 +56,19 @@ func thisUname(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
-// syncBuffer is a log that tests read while ranks write to it.
-type syncBuffer struct {
+// sshLog is a log that tests read while ranks write to it.
+type sshLog struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+func (s *sshLog) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+func (s *sshLog) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
@@ -76,7 +76,7 @@ func (s *syncBuffer) String() string {
 
 // testSSH is a launcher aimed at s with an ssh_config that knows its host
 // key, and no agent or key files of the user running the test.
-func testSSH(t *testing.T, s *testServer, bin string, log *syncBuffer) *SSH {
+func testSSH(t *testing.T, s *testServer, bin string, log *sshLog) *SSH {
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "config")
 	text := fmt.Sprintf("Host *\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n", s.known)
@@ -90,11 +90,11 @@ func testSSH(t *testing.T, s *testServer, bin string, log *syncBuffer) *SSH {
 	return l
 }
 
-func target(s *testServer, rank int) Target {
+func sshTarget(s *testServer, rank int) Target {
 	return Target{Rank: rank, Host: "127.0.0.1", Port: s.port}
 }
 
-func prepare(t *testing.T, l *SSH, targets ...Target) []string {
+func mustPrepare(t *testing.T, l *SSH, targets ...Target) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -120,12 +120,12 @@ func copies(s *testServer) int {
 func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	var log1, log2 syncBuffer
-	addrs := prepare(t, testSSH(t, s, bin, &log1), target(s, 0))
+	var log1, log2 sshLog
+	addrs := mustPrepare(t, testSSH(t, s, bin, &log1), sshTarget(s, 0))
 	if len(addrs) != 1 || addrs[0] != "127.0.0.1" {
 		t.Errorf("addresses %v, want this end of the connection (127.0.0.1)", addrs)
 	}
-	b, _ := inspectBuild(bin)
+	b, _ := inspectBinary(bin)
 	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
 	st1, err := os.Stat(cached)
 	if err != nil {
@@ -136,7 +136,7 @@ func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
 	}
 	past := st1.ModTime().Add(-time.Hour)
 	os.Chtimes(cached, past, past) // so a rewrite could not keep the same mtime by chance
-	prepare(t, testSSH(t, s, bin, &log2), target(s, 0))
+	mustPrepare(t, testSSH(t, s, bin, &log2), sshTarget(s, 0))
 	if copies(s) != 1 || !strings.Contains(log2.String(), "copied to 0, already cached on 1") {
 		t.Errorf("second run copied again: %d copies, log %q", copies(s), log2.String())
 	}
@@ -149,14 +149,14 @@ func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
 func TestSSHReplacesTamperedCache(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	prepare(t, testSSH(t, s, bin, &syncBuffer{}), target(s, 0))
-	b, _ := inspectBuild(bin)
+	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
+	b, _ := inspectBinary(bin)
 	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
 	if err := os.WriteFile(cached, []byte("#!/bin/sh\necho tampered\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	var log syncBuffer
-	prepare(t, testSSH(t, s, bin, &log), target(s, 0))
+	var log sshLog
+	mustPrepare(t, testSSH(t, s, bin, &log), sshTarget(s, 0))
 	if got, _ := os.ReadFile(cached); string(got) != fakeRank {
 		t.Errorf("cache holds %q after the run, want the real binary", got)
 	}
@@ -169,17 +169,17 @@ func TestSSHReplacesTamperedCache(t *testing.T) {
 // unless the nodes have a binary of their own.
 func TestSSHRefusesDynamicBuild(t *testing.T) {
 	s := newTestServer(t)
-	l := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &syncBuffer{})
-	_, err := l.Prepare(context.Background(), []Target{target(s, 0)})
-	if !errors.Is(err, errDynamic) || !strings.Contains(err.Error(), "CGO_ENABLED=0") {
+	l := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &sshLog{})
+	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
+	if !errors.Is(err, errDynamicBuild) || !strings.Contains(err.Error(), "CGO_ENABLED=0") {
 		t.Fatalf("Prepare: %v, want the dynamic-link refusal", err)
 	}
 	if n := s.conns.Load(); n != 0 {
 		t.Errorf("%d connections made for a binary that cannot travel", n)
 	}
-	l2 := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &syncBuffer{})
+	l2 := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &sshLog{})
 	l2.RemoteBin = writeFakeRank(t)
-	if _, err := l2.Prepare(context.Background(), []Target{target(s, 0)}); err == nil ||
+	if _, err := l2.Prepare(context.Background(), []Target{sshTarget(s, 0)}); err == nil ||
 		!strings.Contains(err.Error(), "another build") {
 		t.Errorf("--remote-bin of a different build: %v, want a hash mismatch", err)
 	}
@@ -188,8 +188,8 @@ func TestSSHRefusesDynamicBuild(t *testing.T) {
 func TestSSHRefusesOtherArchitecture(t *testing.T) {
 	s := newTestServer(t)
 	other := elfMachineNot(thisUname(t))
-	l := testSSH(t, s, fakeELF(t, other, false), &syncBuffer{})
-	_, err := l.Prepare(context.Background(), []Target{target(s, 0)})
+	l := testSSH(t, s, fakeELF(t, other, false), &sshLog{})
+	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
 	var he HostErrors
 	if !errors.As(err, &he) || !strings.Contains(err.Error(), "the node is "+thisUname(t)) ||
 		!strings.Contains(err.Error(), "host 127.0.0.1") {
@@ -205,7 +205,7 @@ func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
 	bin := writeFakeRank(t)
 	fp := fingerprint(s.hostKey.PublicKey())
 	os.WriteFile(s.known, nil, 0o600)
-	_, err := testSSH(t, s, bin, &syncBuffer{}).Prepare(context.Background(), []Target{target(s, 0)})
+	_, err := testSSH(t, s, bin, &sshLog{}).Prepare(context.Background(), []Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "not known") || !strings.Contains(err.Error(), fp) ||
 		!strings.Contains(err.Error(), "host 127.0.0.1") {
 		t.Errorf("unknown key: %v; want host and fingerprint %s", err, fp)
@@ -213,7 +213,7 @@ func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
 	other, _ := newKey(t)
 	line := fmt.Sprintf("[127.0.0.1]:%d %s", s.port, authorized(other.PublicKey()))
 	os.WriteFile(s.known, []byte(line), 0o600)
-	_, err = testSSH(t, s, bin, &syncBuffer{}).Prepare(context.Background(), []Target{target(s, 0)})
+	_, err = testSSH(t, s, bin, &sshLog{}).Prepare(context.Background(), []Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "HAS CHANGED") || !strings.Contains(err.Error(), fp) ||
 		!strings.Contains(err.Error(), fingerprint(other.PublicKey())) {
 		t.Errorf("changed key: %v; want both fingerprints", err)
@@ -228,10 +228,10 @@ func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
 func TestSSHConnectTimeoutNamesTheNode(t *testing.T) {
 	s := newTestServer(t)
 	silent := blackHole(t)
-	l := testSSH(t, s, writeFakeRank(t), &syncBuffer{})
+	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
 	l.ConnectTimeout = 300 * time.Millisecond
 	begin := time.Now()
-	_, err := l.Prepare(context.Background(), []Target{target(s, 0), {Rank: 1, Host: "127.0.0.1", Port: silent}})
+	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0), {Rank: 1, Host: "127.0.0.1", Port: silent}})
 	took := time.Since(begin)
 	var he HostErrors
 	if !errors.As(err, &he) || len(he) != 1 || he[0].Rank != 1 || !strings.Contains(err.Error(), "--connect-timeout") {
@@ -240,7 +240,7 @@ func TestSSHConnectTimeoutNamesTheNode(t *testing.T) {
 	if took > 5*time.Second {
 		t.Errorf("took %v with a 300ms connect timeout", took)
 	}
-	if _, err := l.Exec(context.Background(), target(s, 0), []string{"x"}); err != nil {
+	if _, err := l.Exec(context.Background(), sshTarget(s, 0), []string{"x"}); err != nil {
 		t.Errorf("the good node is not ready: %v", err)
 	}
 }

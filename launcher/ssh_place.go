@@ -67,11 +67,13 @@ func (l *SSH) track(c *sshConn) error {
 func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats) ([]string, error) {
 	var paths []string
 	for _, t := range g {
-		if p := l.exeOf(t); !contains(paths, p) {
+		if p := l.exeOf(t); !inList(paths, p) {
 			paths = append(paths, p)
 		}
 	}
-	pctx, cancel := context.WithTimeout(ctx, l.connectTimeout())
+	// A dead link is the keepalives' business; this bound is for a node
+	// that answers them but hangs in the probe (a home on a dead NFS).
+	pctx, cancel := context.WithTimeout(ctx, l.connectTimeout()+time.Minute)
 	out, err := c.run(pctx, probeCommand(l.build.hash, paths), nil)
 	cancel()
 	if err != nil {
@@ -107,12 +109,12 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe, home, state string, s
 		st.preinstalled.Add(1)
 		switch state {
 		case "absent":
-			return "", fmt.Errorf("--remote-bin %s: not an executable file on the node", exe)
+			return "", fmt.Errorf("preinstalled binary %s (--remote-bin): not an executable file on the node", exe)
 		case hash, "nosha":
 			return exe, nil
 		}
-		return "", fmt.Errorf("--remote-bin %s is another build (sha256 %s) than this ioswarm (sha256 %s); "+
-			"install this very binary there", exe, short(state), short(hash))
+		return "", fmt.Errorf("preinstalled binary %s (--remote-bin) is another build (sha256 %s) than this "+
+			"ioswarm (sha256 %s); install this very binary there", exe, shortHash(state), shortHash(hash))
 	}
 	cached := path.Join(home, cacheDir(hash), "ioswarm")
 	switch state {
@@ -120,11 +122,11 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe, home, state string, s
 		st.cached.Add(1)
 		return cached, nil
 	case "nosha":
-		return "", errors.New("sha256sum is not installed on the node, so a copy of ioswarm cannot be " +
+		return "", errors.New("neither openssl nor sha256sum is installed on the node, so a copy of ioswarm cannot be " +
 			"verified there (install coreutils, or install ioswarm and pass --remote-bin)")
 	case "absent":
 	default:
-		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, short(state), short(hash))
+		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, shortHash(state), shortHash(hash))
 	}
 	if err := l.copyTo(ctx, c); err != nil {
 		return "", err
@@ -151,7 +153,7 @@ func (l *SSH) copyTo(ctx context.Context, c *sshConn) error {
 	return nil
 }
 
-func short(hash string) string {
+func shortHash(hash string) string {
 	if len(hash) > 12 {
 		return hash[:12]
 	}
@@ -163,7 +165,7 @@ func short(hash string) string {
 func (l *SSH) logPlacement(groups int, took time.Duration, st *placeStats) {
 	msg := fmt.Sprintf("ssh: %d of %d hosts ready in %.2f s", groups-int(st.failed.Load()), groups, took.Seconds())
 	if n, m := st.copied.Load(), st.cached.Load(); n+m > 0 {
-		msg += fmt.Sprintf("; ioswarm %s copied to %d, already cached on %d", short(l.build.hash), n, m)
+		msg += fmt.Sprintf("; ioswarm %s copied to %d, already cached on %d", shortHash(l.build.hash), n, m)
 	}
 	if n := st.preinstalled.Load(); n > 0 {
 		msg += fmt.Sprintf("; preinstalled binary on %d", n)

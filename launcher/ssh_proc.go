@@ -39,7 +39,7 @@ func startRank(c *sshConn, t Target, exe string, args []string, stdin []byte, lo
 	in, err1 := sess.StdinPipe()
 	out, err2 := sess.StdoutPipe()
 	errOut, err3 := sess.StderrPipe()
-	if err := firstErr(err1, err2, err3); err != nil {
+	if err := firstError(err1, err2, err3); err != nil {
 		sess.Close()
 		return nil, c.sessionError(err)
 	}
@@ -134,7 +134,7 @@ func (p *sshProc) kill() {
 	_, _ = p.conn.run(ctx, killCommand(int(pid)), nil)
 }
 
-func firstErr(errs ...error) error {
+func firstError(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
 			return err

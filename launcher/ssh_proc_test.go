@@ -4,18 +4,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 )
 
-func waitDone(t *testing.T, p Proc, within time.Duration) {
+func waitProcDone(t *testing.T, p Proc, within time.Duration) {
 	t.Helper()
 	select {
 	case <-p.Done():
@@ -25,7 +21,7 @@ func waitDone(t *testing.T, p Proc, within time.Duration) {
 }
 
 // waitLog waits for a line to appear in a log written by other goroutines.
-func waitLog(t *testing.T, log *syncBuffer, want string) {
+func waitLog(t *testing.T, log *sshLog, want string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(log.String(), want) {
@@ -40,10 +36,10 @@ func waitLog(t *testing.T, log *syncBuffer, want string) {
 // line with host and rank, and the end of input is the rank's signal to go.
 func TestSSHStartForwardsStderrAndStopsByClosingInput(t *testing.T) {
 	s := newTestServer(t)
-	var log syncBuffer
+	var log sshLog
 	l := testSSH(t, s, writeFakeRank(t), &log)
-	prepare(t, l, target(s, 3))
-	p, err := l.Start(context.Background(), target(s, 3), []string{"--job", "a b"}, []byte("c0ffee\n"))
+	mustPrepare(t, l, sshTarget(s, 3))
+	p, err := l.Start(context.Background(), sshTarget(s, 3), []string{"--job", "a b"}, []byte("c0ffee\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +61,10 @@ func TestSSHStartForwardsStderrAndStopsByClosingInput(t *testing.T) {
 func TestSSHStopKillsByPIDWhenSignalsAreIgnored(t *testing.T) {
 	s := newTestServer(t)
 	s.noSignal = true
-	var log syncBuffer
+	var log sshLog
 	l := testSSH(t, s, writeFakeRank(t), &log)
-	prepare(t, l, target(s, 0))
-	p, err := l.Start(context.Background(), target(s, 0), []string{"stubborn"}, []byte("ab\n"))
+	mustPrepare(t, l, sshTarget(s, 0))
+	p, err := l.Start(context.Background(), sshTarget(s, 0), []string{"stubborn"}, []byte("ab\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,10 +83,10 @@ func TestSSHStopKillsByPIDWhenSignalsAreIgnored(t *testing.T) {
 // Where signals are delivered, SIGTERM ends a rank that ignores its input.
 func TestSSHStopSignalsTerm(t *testing.T) {
 	s := newTestServer(t)
-	var log syncBuffer
+	var log sshLog
 	l := testSSH(t, s, writeFakeRank(t), &log)
-	prepare(t, l, target(s, 0))
-	p, err := l.Start(context.Background(), target(s, 0), []string{"sleepy"}, []byte("ab\n"))
+	mustPrepare(t, l, sshTarget(s, 0))
+	p, err := l.Start(context.Background(), sshTarget(s, 0), []string{"sleepy"}, []byte("ab\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,26 +111,26 @@ func slicesContainPrefix(list []string, prefix string) bool {
 
 func TestSSHExecReturnsOutputAndExplainsFailure(t *testing.T) {
 	s := newTestServer(t)
-	l := testSSH(t, s, writeFakeRank(t), &syncBuffer{})
-	prepare(t, l, target(s, 0))
-	out, err := l.Exec(context.Background(), target(s, 0), []string{"cleanup", "--dir", "/a b/c"})
+	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	mustPrepare(t, l, sshTarget(s, 0))
+	out, err := l.Exec(context.Background(), sshTarget(s, 0), []string{"cleanup", "--dir", "/a b/c"})
 	if err != nil || string(out) != "ran cleanup --dir /a b/c\n" {
 		t.Errorf("Exec = %q, %v", out, err)
 	}
-	_, err = l.Exec(context.Background(), target(s, 0), []string{"fail"})
+	_, err = l.Exec(context.Background(), sshTarget(s, 0), []string{"fail"})
 	if err == nil || !strings.Contains(err.Error(), "exit status 4: no good") || !strings.Contains(err.Error(), "host 127.0.0.1") {
 		t.Errorf("failing Exec: %v, want host, status and stderr", err)
 	}
-	if _, err := l.Exec(context.Background(), target(s, 9), []string{"x"}); err == nil {
+	if _, err := l.Exec(context.Background(), sshTarget(s, 9), []string{"x"}); err == nil {
 		t.Error("Exec on a target that was never prepared succeeded")
 	}
 }
 
 func TestSSHStreamExchangesLines(t *testing.T) {
 	s := newTestServer(t)
-	l := testSSH(t, s, writeFakeRank(t), &syncBuffer{})
-	prepare(t, l, target(s, 0))
-	st, err := l.Stream(context.Background(), target(s, 0), []string{"echo"})
+	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	mustPrepare(t, l, sshTarget(s, 0))
+	st, err := l.Stream(context.Background(), sshTarget(s, 0), []string{"echo"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,13 +151,13 @@ func TestSSHStreamExchangesLines(t *testing.T) {
 // on one, and cleanup sessions must still fit.
 func TestSSHManyRanksOnOneHostSpreadOverConnections(t *testing.T) {
 	s := newTestServer(t)
-	var log syncBuffer
+	var log sshLog
 	l := testSSH(t, s, writeFakeRank(t), &log)
 	var targets []Target
 	for r := range 9 {
-		targets = append(targets, target(s, r))
+		targets = append(targets, sshTarget(s, r))
 	}
-	prepare(t, l, targets...)
+	mustPrepare(t, l, targets...)
 	if n := s.conns.Load(); n != 2 {
 		t.Errorf("%d connections for 9 ranks on one host, want 2", n)
 	}
@@ -181,105 +177,9 @@ func TestSSHManyRanksOnOneHostSpreadOverConnections(t *testing.T) {
 	}
 	l.Close()
 	for _, p := range procs {
-		waitDone(t, p, 5*time.Second)
+		waitProcDone(t, p, 5*time.Second)
 		if err := p.Err(); err != nil {
 			t.Errorf("rank ended with %v", err)
-		}
-	}
-}
-
-// A link that stops carrying anything is noticed by the keepalives: the
-// rank's session ends within about the connect timeout, saying why.
-func TestSSHKeepaliveEndsSessionsOnDeadLink(t *testing.T) {
-	s := newTestServer(t)
-	px := newPausingProxy(t, s.addr)
-	var log syncBuffer
-	l := testSSH(t, s, writeFakeRank(t), &log)
-	l.ConnectTimeout = 400 * time.Millisecond
-	tg := Target{Rank: 0, Host: "127.0.0.1", Port: px.port}
-	// The proxy's port is not the server's: tell known_hosts it is the same host.
-	line := fmt.Sprintf("[127.0.0.1]:%d %s", px.port, authorized(s.hostKey.PublicKey()))
-	os.WriteFile(s.known, []byte(line), 0o600)
-	prepare(t, l, tg)
-	p, err := l.Start(context.Background(), tg, nil, []byte("ab\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitLog(t, &log, "secret ab")
-	px.paused.Store(true)
-	waitDone(t, p, 10*time.Second)
-	if err := p.Err(); err == nil || !strings.Contains(err.Error(), "keepalive") {
-		t.Errorf("rank on a dead link ended with %v, want the keepalive named", err)
-	}
-	px.paused.Store(false)
-}
-
-// pausingProxy forwards TCP to a server and can stop forwarding, as a link
-// that goes dead without a reset.
-type pausingProxy struct {
-	port   int
-	paused atomic.Bool
-}
-
-func newPausingProxy(t *testing.T, to string) *pausingProxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	px := &pausingProxy{port: ln.Addr().(*net.TCPAddr).Port}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", to)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			mu.Lock()
-			conns = append(conns, c, up)
-			mu.Unlock()
-			wg.Add(2)
-			go func() { defer wg.Done(); px.pipe(up, c) }()
-			go func() { defer wg.Done(); px.pipe(c, up) }()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	return px
-}
-
-func (px *pausingProxy) pipe(dst, src net.Conn) {
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := src.Read(buf)
-		for px.paused.Load() {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if n > 0 {
-			if _, err := dst.Write(buf[:n]); err != nil {
-				return
-			}
-		}
-		if err != nil {
-			if err != io.EOF {
-				return
-			}
-			dst.Close()
-			return
 		}
 	}
 }
@@ -303,10 +203,10 @@ Host *
   GlobalKnownHostsFile /dev/null
 `, node.port, node.keyFile, jump.port, jump.keyFile, node.known, jump.known)
 	os.WriteFile(cfg, []byte(text), 0o600)
-	var log syncBuffer
+	var log sshLog
 	l := testSSH(t, node, writeFakeRank(t), &log)
 	l.Identities, l.ConfigFiles = nil, []string{cfg}
-	addrs := prepare(t, l, Target{Rank: 0, Host: "inner"})
+	addrs := mustPrepare(t, l, Target{Rank: 0, Host: "inner"})
 	if node.conns.Load() != 1 || jump.conns.Load() != 1 || len(jump.seen()) != 0 || copies(node) != 1 {
 		t.Errorf("connections node %d jump %d, commands on the jump host %q, copies to the node %d",
 			node.conns.Load(), jump.conns.Load(), jump.seen(), copies(node))

@@ -11,9 +11,9 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// maxOutput caps what run keeps of a command's output: the commands run
+// maxCommandOutput caps what run keeps of a command's output: the commands run
 // this way print a few lines, and a runaway one must not fill memory.
-const maxOutput = 1 << 20
+const maxCommandOutput = 1 << 20
 
 // run runs one command line on the connection to completion, feeding it
 // stdin (nil for none), and returns its standard output. The error carries
@@ -25,7 +25,7 @@ func (c *sshConn) run(ctx context.Context, cmd string, stdin io.Reader) ([]byte,
 		return nil, c.sessionError(err)
 	}
 	defer sess.Close()
-	var stdout, stderr capped
+	var stdout, stderr cappedBuffer
 	sess.Stdout, sess.Stderr, sess.Stdin = &stdout, &stderr, stdin
 	if err := sess.Start(cmd); err != nil {
 		return nil, c.sessionError(err)
@@ -40,7 +40,7 @@ func (c *sshConn) run(ctx context.Context, cmd string, stdin io.Reader) ([]byte,
 		return stdout.Bytes(), fmt.Errorf("%s: %w", c.name, context.Cause(ctx))
 	}
 	if err != nil {
-		return stdout.Bytes(), fmt.Errorf("%s%s", c.exitError(err), tail(stderr.String()))
+		return stdout.Bytes(), fmt.Errorf("%s%s", c.exitError(err), stderrTail(stderr.String()))
 	}
 	return stdout.Bytes(), nil
 }
@@ -75,9 +75,9 @@ func (c *sshConn) exitError(err error) error {
 	return c.sessionError(err)
 }
 
-// tail formats the last lines of a command's standard error for an error
+// stderrTail formats the last lines of a command's standard error for an error
 // message.
-func tail(s string) string {
+func stderrTail(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return ""
@@ -89,16 +89,16 @@ func tail(s string) string {
 	return ": " + strings.Join(lines, "; ")
 }
 
-// capped is a buffer that keeps the first maxOutput bytes and drops the
+// cappedBuffer is a buffer that keeps the first maxCommandOutput bytes and drops the
 // rest, reporting every write as complete so the command is not blocked.
-type capped struct{ b bytes.Buffer }
+type cappedBuffer struct{ b bytes.Buffer }
 
-func (c *capped) Write(p []byte) (int, error) {
-	if room := maxOutput - c.b.Len(); room > 0 {
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if room := maxCommandOutput - c.b.Len(); room > 0 {
 		c.b.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }
 
-func (c *capped) Bytes() []byte  { return c.b.Bytes() }
-func (c *capped) String() string { return c.b.String() }
+func (c *cappedBuffer) Bytes() []byte  { return c.b.Bytes() }
+func (c *cappedBuffer) String() string { return c.b.String() }

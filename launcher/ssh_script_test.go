@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// runSh runs a command line under sh with HOME set, as a node would.
-func runSh(t *testing.T, home, line string, stdin []byte) (string, string, error) {
+// runUnderSh runs a command line under sh with HOME set, as a node would.
+func runUnderSh(t *testing.T, home, line string, stdin []byte) (string, string, error) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", line)
 	cmd.Env = append(os.Environ(), "HOME="+home)
@@ -22,7 +22,7 @@ func runSh(t *testing.T, home, line string, stdin []byte) (string, string, error
 	return out.String(), errb.String(), err
 }
 
-func hashOf(b []byte) string {
+func sha256Hex(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
@@ -30,8 +30,8 @@ func hashOf(b []byte) string {
 func TestCopyScriptPlacesVerifiedPrivateCopy(t *testing.T) {
 	home := t.TempDir()
 	data := []byte("#!/bin/sh\necho hi\n")
-	hash := hashOf(data)
-	out, errOut, err := runSh(t, home, copyCommand(hash), data)
+	hash := sha256Hex(data)
+	out, errOut, err := runUnderSh(t, home, copyCommand(hash), data)
 	if err != nil || strings.TrimSpace(out) != "placed" {
 		t.Fatalf("copy: %v, out %q, stderr %q", err, out, errOut)
 	}
@@ -53,12 +53,12 @@ func TestCopyScriptPlacesVerifiedPrivateCopy(t *testing.T) {
 // file is removed.
 func TestCopyScriptRefusesWrongHash(t *testing.T) {
 	home := t.TempDir()
-	want := hashOf([]byte("the real binary"))
-	_, errOut, err := runSh(t, home, copyCommand(want), []byte("something else"))
+	want := sha256Hex([]byte("the real binary"))
+	_, errOut, err := runUnderSh(t, home, copyCommand(want), []byte("something else"))
 	if err == nil {
 		t.Fatal("copy of the wrong bytes succeeded")
 	}
-	if !strings.Contains(errOut, hashOf([]byte("something else"))) {
+	if !strings.Contains(errOut, sha256Hex([]byte("something else"))) {
 		t.Errorf("stderr %q does not name the copy's hash", errOut)
 	}
 	dir := filepath.Join(home, cacheDir(want))
@@ -81,13 +81,13 @@ func assertNoTemp(t *testing.T, dir string) {
 func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 	home := t.TempDir()
 	data := []byte("#!/bin/sh\n")
-	hash := hashOf(data)
-	if _, _, err := runSh(t, home, copyCommand(hash), data); err != nil {
+	hash := sha256Hex(data)
+	if _, _, err := runUnderSh(t, home, copyCommand(hash), data); err != nil {
 		t.Fatal(err)
 	}
 	plain := filepath.Join(t.TempDir(), "not executable")
 	os.WriteFile(plain, data, 0o644)
-	out, errOut, err := runSh(t, home, probeCommand(hash, []string{"", "/no/such/ioswarm", plain}), nil)
+	out, errOut, err := runUnderSh(t, home, probeCommand(hash, []string{"", "/no/such/ioswarm", plain}), nil)
 	if err != nil {
 		t.Fatalf("probe: %v: %s", err, errOut)
 	}

@@ -36,6 +36,7 @@ type testServer struct {
 	ln       net.Listener
 	conns    atomic.Int32 // TCP connections accepted
 	noSignal bool         // ignore signal requests, as old OpenSSH does
+	offered  atomic.Int32 // public keys offered by clients
 
 	mu       sync.Mutex
 	commands []string
@@ -43,10 +44,20 @@ type testServer struct {
 
 func newTestServer(t *testing.T) *testServer {
 	t.Helper()
+	_, priv := newKey(t)
+	return newTestServerFor(t, priv)
+}
+
+// newTestServerFor is a server that accepts the given key, also written
+// to keyFile.
+func newTestServerFor(t *testing.T, userPriv ed25519.PrivateKey) *testServer {
+	t.Helper()
 	s := &testServer{t: t, home: t.TempDir()}
 	s.hostKey, _ = newKey(t)
-	var userPriv ed25519.PrivateKey
-	s.userKey, userPriv = newKey(t)
+	var err error
+	if s.userKey, err = ssh.NewSignerFromKey(userPriv); err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	s.keyFile = writeKeyFile(t, dir, "id_test", userPriv)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -99,6 +110,7 @@ var errUnknownKey = errors.New("key not authorized")
 func (s *testServer) serve() {
 	cfg := &ssh.ServerConfig{
 		PublicKeyCallback: func(_ ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
+			s.offered.Add(1)
 			if string(key.Marshal()) == string(s.userKey.PublicKey().Marshal()) {
 				return nil, nil
 			}

@@ -18,7 +18,7 @@ type Stream struct {
 
 	sess   *ssh.Session
 	conn   *sshConn
-	stderr *capped
+	stderr *cappedBuffer
 	what   string
 	stop   chan struct{}
 }
@@ -35,12 +35,12 @@ func (l *SSH) Stream(ctx context.Context, t Target, args []string) (*Stream, err
 	if err != nil {
 		return nil, fmt.Errorf("host %s: %w", t.Host, c.sessionError(err))
 	}
-	s := &Stream{sess: sess, conn: c, stderr: &capped{}, stop: make(chan struct{}),
+	s := &Stream{sess: sess, conn: c, stderr: &cappedBuffer{}, stop: make(chan struct{}),
 		what: fmt.Sprintf("host %s: %s %s", t.Host, n.exe, strings.Join(args, " "))}
 	in, err1 := sess.StdinPipe()
 	out, err2 := sess.StdoutPipe()
 	sess.Stderr = s.stderr
-	if err := firstErr(err1, err2); err != nil {
+	if err := firstError(err1, err2); err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("%s: %w", s.what, c.sessionError(err))
 	}
@@ -69,7 +69,7 @@ func (s *Stream) Close() error {
 	err := s.sess.Wait()
 	s.sess.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %w%s", s.what, s.conn.exitError(err), tail(s.stderr.String()))
+		return fmt.Errorf("%s: %w%s", s.what, s.conn.exitError(err), stderrTail(s.stderr.String()))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -14,25 +15,7 @@ func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HOST\tSTATUS\tUSER\tARCH\tKERNEL\tFS\tFREE\tWRITABLE\tDROP CACHES\tWALL CLOCK OFFSET")
 	for _, r := range results {
-		status := "ok"
-		if !r.OK {
-			status = "FAILED"
-		}
-		cells := []string{"-", "-", "-", "-", "-", "-", "-", "-"}
-		if rep := r.Report; rep != nil {
-			cells = []string{rep.User, rep.Arch, rep.Kernel, orDash(rep.FSType), "-", yesNo(rep.Writable), yesNo(rep.CanDrop), "-"}
-			if rep.DirError == "" {
-				cells[4] = formatBytes(rep.FreeBytes)
-			}
-		}
-		if r.Clock != nil {
-			cells[7] = formatOffset(r.Clock.WallNS, r.Clock.ErrorNS)
-		}
-		fmt.Fprintf(tw, "%s\t%s", r.Host, status)
-		for _, c := range cells {
-			fmt.Fprintf(tw, "\t%s", c)
-		}
-		fmt.Fprintln(tw)
+		fmt.Fprintln(tw, strings.Join(row(r), "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -49,16 +32,35 @@ func WriteTable(w io.Writer, results []Result) error {
 			fmt.Fprintf(w, "%s: note: %s\n", r.Host, n)
 		}
 	}
-	if failed > 0 {
-		_, err := fmt.Fprintf(w, "%d of %d hosts failed\n", failed, len(results))
-		return err
+	var err error
+	switch {
+	case failed > 0:
+		_, err = fmt.Fprintf(w, "%d of %d hosts failed\n", failed, len(results))
+	case len(results) == 1:
+		_, err = fmt.Fprintln(w, "the host is ready")
+	default:
+		_, err = fmt.Fprintf(w, "all %d hosts ready\n", len(results))
 	}
-	if len(results) == 1 {
-		_, err := fmt.Fprintln(w, "the host is ready")
-		return err
-	}
-	_, err := fmt.Fprintf(w, "all %d hosts ready\n", len(results))
 	return err
+}
+
+// row is one node's cells; "-" where the node could not say.
+func row(r Result) []string {
+	status := "ok"
+	if !r.OK {
+		status = "FAILED"
+	}
+	cells := []string{r.Host, status, "-", "-", "-", "-", "-", "-", "-", "-"}
+	if rep := r.Report; rep != nil {
+		copy(cells[2:], []string{rep.User, rep.Arch, rep.Kernel, orDash(rep.FSType), "-", yesNo(rep.Writable), yesNo(rep.CanDrop)})
+		if rep.DirError == "" {
+			cells[6] = formatBytes(rep.FreeBytes)
+		}
+	}
+	if r.Clock != nil {
+		cells[9] = formatOffset(r.Clock.WallNS, r.Clock.ErrorNS)
+	}
+	return cells
 }
 
 func yesNo(b bool) string {

@@ -1,0 +1,86 @@
+package ssh
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"ioswarm/preflight"
+)
+
+// The preflight over three nodes: a table line each, all ready, exit 0;
+// the JSON form carries what the table shows and a clock bound.
+func TestHostsPreflight(t *testing.T) {
+	e := newEnv(t, 3)
+	args := append([]string{"hosts", "--hosts", e.c.HostsFile, "--dir", e.dir}, e.sshFlags()...)
+	o := e.head(t, 2*time.Minute, args...)
+	if o.code != 0 {
+		t.Fatalf("hosts exit %d\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
+	}
+	line := regexp.MustCompile(`(?m)^(node\d)\s+ok\s+root\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+ \S+\s+yes\s+yes\s+[+-]\d+\.\d+ ms ±\d+\.\d+ ms$`)
+	got := line.FindAllStringSubmatch(o.stdout, -1)
+	if len(got) != 3 || !strings.Contains(o.stdout, "all 3 hosts ready") {
+		t.Fatalf("table:\n%s", o.stdout)
+	}
+	for i, m := range got {
+		if m[1] != fmt.Sprintf("node%d", i+1) || m[4] == "-" || m[4] == "unknown" {
+			t.Errorf("row %d: %q", i, m[0])
+		}
+	}
+	o = e.head(t, 2*time.Minute, append(args, "--format", "json")...)
+	var res []preflight.Result
+	if err := json.Unmarshal([]byte(o.stdout), &res); err != nil || o.code != 0 || len(res) != 3 {
+		t.Fatalf("json: exit %d, %v:\n%s", o.code, err, o.stdout)
+	}
+	for _, r := range res {
+		if !r.OK || r.Report == nil || r.Clock == nil || r.Report.FreeBytes <= 0 {
+			t.Errorf("%s: %+v", r.Host, r)
+			continue
+		}
+		// Every node shares this machine's clocks, so the true offset is
+		// zero: the estimate must hold it within its bound, and the bound
+		// of a round trip over a local bridge is well under 50 ms.
+		if c := r.Clock; abs(c.WallNS) > c.ErrorNS || abs(c.MonoNS) > c.ErrorNS || c.ErrorNS > 50e6 {
+			t.Errorf("%s: clock %+v: offset outside its bound, or bound too loose", r.Host, *c)
+		}
+	}
+	if n := len(entries(t, e.dir)); n != 0 {
+		t.Errorf("the preflight left %d entries in %s", n, e.dir)
+	}
+}
+
+// A node that cannot be reached, and a directory that does not exist on
+// the others, fail the preflight: exit 1, the reasons listed.
+func TestHostsPreflightFailures(t *testing.T) {
+	e := newEnv(t, 2)
+	if err := e.c.LinkDown("node2"); err != nil {
+		t.Fatal(err)
+	}
+	defer e.c.LinkUp("node2")
+	missing := filepath.Join(e.dir, "missing")
+	args := append([]string{"hosts", "--hosts", e.c.HostsFile, "--dir", missing, "--connect-timeout", "2s"}, e.sshFlags()...)
+	o := e.head(t, time.Minute, args...)
+	if o.code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
+	}
+	for _, want := range []string{"node1: directory: stat " + missing, "node2: connect to", "2 of 2 hosts failed"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, o.stdout)
+		}
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("the preflight created %s", missing)
+	}
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -1,0 +1,154 @@
+package ssh
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"ioswarm/figures"
+	"ioswarm/result"
+)
+
+// Six threads over four nodes: placement 2,2,1,1 in host order, figures
+// that recompute from the records, the launcher and each node's filesystem
+// recorded; then a second run finds every copy in place and copies nothing.
+func TestFourNodeRunThenCachedRerun(t *testing.T) {
+	e := newEnv(t, 4)
+	out := filepath.Join(t.TempDir(), "result.json")
+	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "6", "--dir", e.dir,
+		"--total", "96MiB", "--block", "1MiB", "--output", out}, e.sshFlags()...)
+	first := e.head(t, 3*time.Minute, args...)
+	if first.code != 0 {
+		t.Fatalf("run exit %d\nstderr:\n%s", first.code, first.stderr)
+	}
+	if !strings.Contains(first.stderr, "copied to 4, already cached on 0") {
+		t.Errorf("first run did not copy to every node; stderr:\n%s", first.stderr)
+	}
+	job := loadJob(t, out)
+	checkPlacement(t, job.Hosts)
+	if job.Launcher != "ssh" || !job.Complete {
+		t.Errorf("launcher %q, complete %v", job.Launcher, job.Complete)
+	}
+	if err := figures.Check(job); err != nil {
+		t.Errorf("figures do not recompute: %v", err)
+	}
+	e.waitNothingLeft(t, 5*time.Second)
+
+	// The second run: every node holds a verified copy.
+	before := map[string]time.Time{}
+	for _, node := range e.c.Nodes {
+		st, err := os.Stat(e.cachedOn(node))
+		if err != nil {
+			t.Fatalf("no cached copy on %s: %v", node, err)
+		}
+		if st.Mode().Perm() != 0o700 {
+			t.Errorf("%s: cached copy has mode %v, want 0700", node, st.Mode().Perm())
+		}
+		before[node] = st.ModTime()
+	}
+	second := e.head(t, 3*time.Minute, args...)
+	if second.code != 0 {
+		t.Fatalf("second run exit %d\nstderr:\n%s", second.code, second.stderr)
+	}
+	if !strings.Contains(second.stderr, "copied to 0, already cached on 4") {
+		t.Errorf("second run copied again; stderr:\n%s", second.stderr)
+	}
+	for _, node := range e.c.Nodes {
+		if st, err := os.Stat(e.cachedOn(node)); err != nil || !st.ModTime().Equal(before[node]) {
+			t.Errorf("%s: the cached copy was rewritten (mtime %v, was %v)", node, st.ModTime(), before[node])
+		}
+	}
+	e.waitNothingLeft(t, 5*time.Second)
+}
+
+func checkPlacement(t *testing.T, hosts []result.Host) {
+	t.Helper()
+	var names []string
+	var threads []int
+	for _, h := range hosts {
+		names = append(names, h.Host)
+		threads = append(threads, h.Threads)
+		if h.FSType == "" || h.FSType == "unknown" || h.Kernel == "" {
+			t.Errorf("host %s: fs_type %q, kernel %q", h.Host, h.FSType, h.Kernel)
+		}
+		if h.ClockErrorNS <= 0 {
+			t.Errorf("host %s: clock error bound %d ns", h.Host, h.ClockErrorNS)
+		}
+	}
+	if !slices.Equal(names, []string{"node1", "node2", "node3", "node4"}) || !slices.Equal(threads, []int{2, 2, 1, 1}) {
+		t.Errorf("placement %v %v, want node1..node4 with 2,2,1,1 threads", names, threads)
+	}
+}
+
+// A node whose host key is not in known_hosts is refused, the host and
+// the key's fingerprint named; nothing runs there.
+func TestUnknownHostKeyRefused(t *testing.T) {
+	e := newEnv(t, 2)
+	data, err := os.ReadFile(e.c.KnownHosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if !strings.HasPrefix(line, "node2,") {
+			keep = append(keep, line)
+		}
+	}
+	known := writeFile(t, "known_hosts", strings.Join(keep, "\n")+"\n")
+	config := writeFile(t, "ssh_config", "UserKnownHostsFile "+known+"\n"+readFile(t, e.c.SSHConfig))
+	o := e.head(t, time.Minute, "run", "--hosts", e.c.HostsFile, "--threads", "2", "--dir", e.dir,
+		"--total", "2MiB", "--block", "1MiB", "--ssh-config", config)
+	fp := e.fingerprint(t, "node2")
+	if o.code != 1 || !strings.Contains(o.stderr, "host node2") || !strings.Contains(o.stderr, fp) ||
+		!strings.Contains(o.stderr, "not known") {
+		t.Fatalf("exit %d, want 1 with node2 and %s named; stderr:\n%s", o.code, fp, o.stderr)
+	}
+	if strings.Contains(o.stderr, "host node1") {
+		t.Errorf("node1, whose key is known, was reported; stderr:\n%s", o.stderr)
+	}
+	if _, err := os.Stat(e.cachedOn("node2")); !os.IsNotExist(err) {
+		t.Errorf("the binary reached node2 despite its unknown key (stat: %v)", err)
+	}
+	if left := e.ranksLeft(t); len(left) != 0 {
+		t.Errorf("ranks running after the refusal: %v", left)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// A node whose link is down fails at the connect timeout, named, instead
+// of waiting for the kernel's TCP timeout.
+func TestLinkDownFailsWithinConnectTimeout(t *testing.T) {
+	e := newEnv(t, 3)
+	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "3", "--dir", e.dir,
+		"--total", "3MiB", "--block", "1MiB", "--connect-timeout", "2s"}, e.sshFlags()...)
+	// A first run fills the head's ARP cache, as on a cluster in use: a
+	// dial then waits for TCP, not for ARP to give up.
+	if o := e.head(t, 2*time.Minute, args...); o.code != 0 {
+		t.Fatalf("warm-up run exit %d\nstderr:\n%s", o.code, o.stderr)
+	}
+	if err := e.c.LinkDown("node3"); err != nil {
+		t.Fatal(err)
+	}
+	defer e.c.LinkUp("node3")
+	o := e.head(t, time.Minute, args...)
+	if o.code != 1 || !strings.Contains(o.stderr, "host node3") || !strings.Contains(o.stderr, "--connect-timeout") {
+		t.Fatalf("exit %d, want 1 naming node3 and the connect timeout; stderr:\n%s", o.code, o.stderr)
+	}
+	// 2 s of timeout; generous slack for a loaded machine, but far below
+	// the minutes a kernel TCP timeout would take.
+	if o.took > 8*time.Second {
+		t.Errorf("failed after %v with --connect-timeout 2s", o.took)
+	}
+	e.waitNothingLeft(t, 5*time.Second)
+}
