@@ -85,14 +85,27 @@ func cacheDir(hash string) string { return path.Join(".cache", "ioswarm", hash) 
 const shaFunc = `sha() { if command -v openssl >/dev/null 2>&1; then openssl dgst -sha256 -r; ` +
 	`elif command -v sha256sum >/dev/null 2>&1; then sha256sum; else echo nosha; fi; }; `
 
+// statFunc prints what identifies a file's current contents without reading
+// them: device, inode, size, and modification and change times to the
+// nanosecond. Any write, replacement or rename changes the change time,
+// which no unprivileged program can set back.
+const statFunc = `fid() { stat -c '%d %i %s %y %z' "$1" 2>/dev/null; }; `
+
 // probeScript reports, one line each: the machine name (uname -m), the home
 // directory, then for every path argument after the hash whether the file
 // is there and executable, and its SHA-256 ("absent", "nosha" when the node
 // has no way to hash, else the digest). An empty path stands for the
-// cached copy of this build. Nothing is written.
-const probeScript = shaFunc + `uname -m; printf '%s\n' "$HOME"; h=$1; shift; ` +
-	`for p in "$@"; do [ -n "$p" ] || p="$HOME/.cache/ioswarm/$h/ioswarm"; ` +
-	`if [ -f "$p" ] && [ -x "$p" ]; then r=$(sha <"$p") || exit 1; echo "${r%% *}"; ` +
+// cached copy of this build. Hashing 20 MiB on every node at every start
+// costs more than the SSH session itself, so after the cached copy has
+// been hashed and found right, its fid is stamped beside it; while the
+// stamp still matches, the copy is reported verified without re-reading.
+// The stamp is the only thing written.
+const probeScript = shaFunc + statFunc + `uname -m; printf '%s\n' "$HOME"; h=$1; shift; ` +
+	`for p in "$@"; do s=""; [ -n "$p" ] || { p="$HOME/.cache/ioswarm/$h/ioswarm"; s="$p.verified"; }; ` +
+	`if [ -f "$p" ] && [ -x "$p" ]; then ` +
+	`if [ -n "$s" ] && f=$(fid "$p") && [ "$(cat "$s" 2>/dev/null)" = "$h $f" ]; then echo "$h"; continue; fi; ` +
+	`r=$(sha <"$p") || exit 1; r=${r%% *}; echo "$r"; ` +
+	`if [ -n "$s" ] && [ "$r" = "$h" ] && f=$(fid "$p"); then printf '%s %s\n' "$h" "$f" >"$s" 2>/dev/null; fi; ` +
 	`else echo absent; fi; done`
 
 // copyScript receives the binary on standard input into a temporary name
@@ -101,12 +114,13 @@ const probeScript = shaFunc + `uname -m; printf '%s\n' "$HOME"; h=$1; shift; ` +
 // found under the final name, and several runs copying to one node (or to
 // a home directory shared by many nodes) do not disturb each other. No
 // script uses "!", which csh expands even inside single quotes.
-const copyScript = shaFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
+const copyScript = shaFunc + statFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
 	`mkdir -p "$d/$1" && chmod 700 "$d" "$d/$1" || exit 1; ` +
 	`t="$d/$1/.ioswarm.$$"; trap 'rm -f "$t"' EXIT; ` +
 	`cat >"$t" || exit 1; r=$(sha <"$t") || exit 1; ` +
 	`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
-	`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" && echo placed`
+	`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" || exit 1; ` +
+	`f=$(fid "$d/$1/ioswarm") && printf '%s %s\n' "$1" "$f" >"$d/$1/ioswarm.verified"; echo placed`
 
 // probeCommand and copyCommand are the command lines of the two scripts.
 func probeCommand(hash string, paths []string) string {

@@ -288,3 +288,34 @@ func blackHole(t *testing.T) int {
 	})
 	return ln.Addr().(*net.TCPAddr).Port
 }
+
+// The stamp that lets a node skip re-hashing must not let through a copy
+// rewritten in place with the same size and its old modification time:
+// the change time still moves, so the node hashes again and the copy is
+// replaced.
+func TestSSHStampCatchesSameSizeRewrite(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
+	b, _ := inspectBinary(bin)
+	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
+	stamp, err := os.ReadFile(cached + ".verified")
+	if err != nil || !strings.HasPrefix(string(stamp), b.hash+" ") {
+		t.Fatalf("no stamp of the verified copy: %q, %v", stamp, err)
+	}
+	st, _ := os.Stat(cached)
+	evil := []byte(strings.Repeat("x", int(st.Size())))
+	copy(evil, "#!/bin/sh\necho tampered\n#")
+	if err := os.WriteFile(cached, evil, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(cached, st.ModTime(), st.ModTime())
+	var log sshLog
+	mustPrepare(t, testSSH(t, s, bin, &log), sshTarget(s, 0))
+	if got, _ := os.ReadFile(cached); string(got) != fakeRank {
+		t.Fatalf("a same-size rewrite with the old mtime was trusted; log %q", log.String())
+	}
+	if copies(s) != 2 {
+		t.Errorf("%d copies, want the tampered copy replaced", copies(s))
+	}
+}
