@@ -10,8 +10,10 @@ import (
 	"ioswarm/result"
 )
 
-// writePhases writes one row per phase iteration under a two-line column
-// title, so the columns stay narrow enough for a terminal.
+// writePhases writes two blocks, one row per phase iteration in each: what
+// the filesystem delivered, then how it was spread (latency, per-thread
+// rates, skew) and how cold the cache was. Two blocks of about 100 columns
+// fit a terminal where one of 180 would wrap.
 func writePhases(w io.Writer, phases []result.Phase) {
 	if len(phases) == 0 {
 		fmt.Fprintln(w, "no phase completed")
@@ -19,16 +21,21 @@ func writePhases(w io.Writer, phases []result.Phase) {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	row(tw, "phase", "iter", "threads", "bytes", "window", "bandwidth", "bandwidth", "first-done",
-		"sum of thread", "IOPS", "latency", "latency", "latency", "latency",
-		"thread GB/s", "start", "cache", "resident")
-	row(tw, "", "", "", "", "s", "GB/s", "GiB/s", "GB/s",
-		"rates GB/s", "", "p50", "p99", "p99.9", "max",
-		"min/mean/max", "skew", "drop", "before")
+		"sum of thread", "IOPS")
+	row(tw, "", "", "", "", "s", "GB/s", "GiB/s", "GB/s", "rates GB/s", "")
 	stonewalled := false
 	for i := range phases {
 		p := &phases[i]
 		stonewalled = stonewalled || p.Stonewalled
-		row(tw, phaseCells(p)...)
+		row(tw, throughputCells(p)...)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	row(tw, "phase", "iter", "latency", "latency", "latency", "latency", "thread GB/s", "start", "cache", "resident")
+	row(tw, "", "", "p50", "p99", "p99.9", "max", "min/mean/max", "skew", "drop", "before")
+	for i := range phases {
+		row(tw, spreadCells(&phases[i])...)
 	}
 	tw.Flush()
 	if stonewalled {
@@ -41,25 +48,32 @@ func writePhases(w io.Writer, phases []result.Phase) {
 	fmt.Fprintln(w)
 }
 
-func phaseCells(p *result.Phase) []string {
+func phaseName(p *result.Phase) string {
 	name := clean(p.Name)
 	if p.Stonewalled {
 		name += "*"
 	}
+	return name
+}
+
+func throughputCells(p *result.Phase) []string {
 	iops := "-"
 	if isRandom(p.Name) {
 		iops = count(p.IOPS)
 	}
+	return []string{phaseName(p), strconv.Itoa(p.Iteration), strconv.Itoa(len(p.Threads)),
+		binaryBytes(p.Bytes), seconds(p.WindowNS), gb(p.Bandwidth), gib(p.Bandwidth),
+		gb(p.FirstDoneBandwidth), gb(p.SumOfRates), iops}
+}
+
+func spreadCells(p *result.Phase) []string {
 	lat := []string{"-", "-", "-", "-"}
 	if hasLatency(p) {
 		l := p.Latency
 		lat = []string{humanNS(l.P50), humanNS(l.P99), humanNS(l.P999), humanNS(l.Max)}
 	}
 	tb := p.ThreadBandwidth
-	cells := []string{name, strconv.Itoa(p.Iteration), strconv.Itoa(len(p.Threads)),
-		binaryBytes(p.Bytes), seconds(p.WindowNS), gb(p.Bandwidth), gib(p.Bandwidth),
-		gb(p.FirstDoneBandwidth), gb(p.SumOfRates), iops}
-	cells = append(cells, lat...)
+	cells := append([]string{phaseName(p), strconv.Itoa(p.Iteration)}, lat...)
 	return append(cells, gb(tb.Min)+"/"+gb(tb.Mean)+"/"+gb(tb.Max),
 		humanNS(p.StartSkewNS), orDash(clean(p.CacheDrop)), percent(p.ResidentFraction))
 }
