@@ -25,7 +25,7 @@ func launchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "ssh-config", Usage: "ssh_config `FILE` to read instead of ~/.ssh/config and /etc/ssh/ssh_config"},
 		&cli.DurationFlag{Name: "connect-timeout", Value: 10 * time.Second, Usage: "per node: connect, handshake and log in within this; a connection silent this long is dropped"},
 		&cli.StringFlag{Name: "remote-bin", Usage: "`PATH` of this very ioswarm build installed on every node (nothing is copied)"},
-		&cli.StringFlag{Name: "listen", Usage: "`ADDR:PORT` the coordinator listens on and ranks dial (default: each node dials the address its SSH connection came from)"},
+		&cli.StringFlag{Name: "listen", Usage: "`ADDR:PORT` the coordinator listens on and ranks dial (default: each node dials this machine's address as its SSH connection, or its route to the node under srun, sees it)"},
 		&cli.IntFlag{Name: "ssh-fanout", Value: 32, Usage: "nodes contacted at once"},
 	}
 }

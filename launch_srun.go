@@ -1,16 +1,45 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"strings"
+
 	"github.com/urfave/cli/v2"
 
+	"ioswarm/hostlist"
 	"ioswarm/launcher"
 )
 
 // srunDetected reports whether ioswarm runs inside a Slurm allocation,
-// where --launcher auto chooses srun. This build has no srun launcher.
-func srunDetected() bool { return false }
+// where --launcher auto chooses srun (when no --hosts are given).
+func srunDetected() bool { return launcher.InSlurmAllocation() }
 
-// srunLauncher starts ranks with srun inside a Slurm allocation.
+// srunLauncher starts one rank on each node of the Slurm allocation this
+// process runs in (SLURM_JOB_ID, SLURM_JOB_NODELIST), each as its own srun
+// step. Threads go round-robin over the nodes in SLURM_JOB_NODELIST order.
 func srunLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
-	return nil, nil, usageError{msg: "srun launcher not available in this build"}
+	if c.String("hosts") != "" {
+		return nil, nil, usageError{msg: "--hosts given with --launcher srun, which runs on the nodes of the Slurm " +
+			"allocation (SLURM_JOB_NODELIST); drop --hosts, or use --launcher ssh"}
+	}
+	alloc, err := launcher.AllocationFromEnv(os.Getenv)
+	if err != nil {
+		return nil, nil, usageError{msg: "--launcher srun: " + err.Error()}
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return nil, nil, fmt.Errorf("find own binary: %w", err)
+	}
+	remote := c.String("remote-bin")
+	if remote != "" && !strings.HasPrefix(remote, "/") {
+		return nil, nil, flagError("remote-bin", remote, fmt.Errorf("must be an absolute path"))
+	}
+	adv, err := advertised(c.String("listen"))
+	if err != nil {
+		return nil, nil, flagError("listen", c.String("listen"), err)
+	}
+	l := &launcher.Srun{Binary: bin, RemoteBin: remote, Advertise: adv, Alloc: alloc, Log: log}
+	log.Printf("srun: Slurm job %s, %d nodes: %s\n", alloc.JobID, len(alloc.Nodes), hostlist.Compress(alloc.Nodes))
+	return l, alloc.Targets(), nil
 }

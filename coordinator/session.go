@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -181,7 +183,8 @@ func (s *Session) explain(err error) error {
 	case <-time.After(300 * time.Millisecond):
 		return err
 	}
-	if perr := p.Err(); perr != nil && !errors.Is(err, perr) {
+	// The watcher may have named the exit already.
+	if perr := p.Err(); perr != nil && !errors.Is(err, perr) && !strings.Contains(re.Msg, perr.Error()) {
 		return fmt.Errorf("%w (rank process exited: %v)", err, perr)
 	}
 	return err
@@ -194,30 +197,16 @@ func (s *Session) Close(runErr error) {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
+	var cut []int
 	if s.coord != nil {
 		reason := ""
 		if runErr != nil {
 			reason = runErr.Error()
 		}
 		s.coord.Close(reason)
+		cut = s.coord.Cut()
 	}
-	deadline := time.After(5 * time.Second)
-	var dead []int
-	for r, p := range s.procs {
-		select {
-		case <-p.Done():
-		case <-deadline:
-		}
-		select {
-		case <-p.Done():
-			if p.Err() != nil {
-				dead = append(dead, r)
-			}
-		default:
-			p.Stop()
-			dead = append(dead, r)
-		}
-	}
+	dead := s.stopAll(cut)
 	defer s.o.Launcher.Close()
 	if runErr == nil || s.current == nil || s.current.o.Keep {
 		return
@@ -228,9 +217,54 @@ func (s *Session) Close(runErr error) {
 		t := s.targets[r]
 		dir := s.current.dirOf(t)
 		if _, err := s.o.Launcher.Exec(ctx, t, []string{"cleanup", "--dir", dir, "--job", s.current.id}); err != nil {
-			s.o.Log.Printf("warning: host %s: could not remove %s: %v\n", t.Host, rank.JobDir(dir, s.current.id), err)
+			hint := ""
+			if slices.Contains(cut, r) {
+				// Unreachable from here, but not necessarily dead.
+				hint = " (a rank still running there removes its files at its heartbeat timeout)"
+			}
+			s.o.Log.Printf("warning: host %s: could not remove %s: %v%s\n", t.Host, rank.JobDir(dir, s.current.id), err, hint)
 		}
 	}
+}
+
+// stopAll gives every rank up to 5 s to end by itself after the close
+// frame, then stops it, and returns the ranks that died or had to be
+// stopped. Ranks in cut never got the close frame: they are stopped at
+// once, since waiting for them only delays the user (a node whose link
+// is down would hold the job the full 5 s and more). Stops run in
+// parallel, for the same reason.
+func (s *Session) stopAll(cut []int) []int {
+	settle, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	gone := make([]bool, len(s.procs))
+	var wg sync.WaitGroup
+	for r, p := range s.procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if !slices.Contains(cut, r) {
+				select {
+				case <-p.Done():
+				case <-settle.Done():
+				}
+			}
+			select {
+			case <-p.Done():
+				gone[r] = p.Err() != nil
+			default:
+				p.Stop()
+				gone[r] = true
+			}
+		}()
+	}
+	wg.Wait()
+	var dead []int
+	for r, g := range gone {
+		if g {
+			dead = append(dead, r)
+		}
+	}
+	return dead
 }
 
 // FileHash is the hex SHA-256 of a file: the identity of a binary.

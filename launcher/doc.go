@@ -1,6 +1,6 @@
 // Package launcher starts one rank process per node: as child processes of
 // this one (local), over SSH after copying this binary to the node (ssh), or
-// as one srun step inside a Slurm allocation (srun).
+// as one srun job step per node inside a Slurm allocation (srun).
 //
 // A launcher knows nothing of the protocol the ranks speak: it starts
 // `<binary> rank ARGS`, feeds the job secret on the process's standard input

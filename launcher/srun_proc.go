@@ -1,0 +1,240 @@
+package launcher
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Start implements Launcher: `srun ... <binary> rank args...` on t's node,
+// with stdin written to srun's standard input, which srun hands to the one
+// task. The input stays open for the life of the step; when it closes
+// (Stop, or this process dies) the rank reads its end and stops.
+func (l *Srun) Start(ctx context.Context, t Target, args []string, stdin []byte) (Proc, error) {
+	if why, down := l.downReason(t.Host); down {
+		return nil, fmt.Errorf("host %s rank %d: node unreachable: %s", t.Host, t.Rank, why)
+	}
+	exe, err := l.exeOf(t)
+	if err != nil {
+		return nil, err
+	}
+	p, err := l.startStep(t, append([]string{exe, "rank"}, args...))
+	if err != nil {
+		return nil, fmt.Errorf("host %s rank %d: %w", t.Host, t.Rank, err)
+	}
+	if _, err := p.in.Write(stdin); err != nil && !p.wait(p.grace) {
+		// A write fails when srun has closed its input, which it does
+		// when it exits: the step's own error then says more, through
+		// the Proc. Anything else is a failure to start.
+		p.Stop()
+		return nil, fmt.Errorf("host %s rank %d: send job secret to srun: %w", t.Host, t.Rank, err)
+	}
+	l.mu.Lock()
+	closed := l.closed
+	l.procs = append(l.procs, p)
+	l.mu.Unlock()
+	if closed {
+		p.Stop()
+		return nil, errors.New("interrupted")
+	}
+	return p, nil
+}
+
+// startStep starts srun for command on t's node, its standard error
+// forwarded to the log and its input left open for the caller.
+func (l *Srun) startStep(t Target, command []string) (*srunProc, error) {
+	cmd := exec.Command(l.Tools.srun(), stepArgs(t.Host, "ioswarm", command[0], command[1:])...)
+	// Like the local launcher's children: a terminal's Ctrl-C reaches the
+	// coordinator only, which then stops the steps in order; srun would
+	// otherwise take it as a request to cancel the step on its own.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	errOut, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	p := &srunProc{cmd: cmd, in: in, done: make(chan struct{}), grace: l.grace()}
+	go func() {
+		var last lastLines
+		l.Log.Forward(io.TeeReader(errOut, &last), t.Host, t.Rank)
+		p.err = stepError("srun", cmd.Wait(), last.String())
+		if p.err != nil && slices.Contains(failedNodes(last.String()), t.Host) {
+			l.markDown(t.Host, "srun could not launch a task there")
+		}
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// Exec implements Launcher: a one-task step on t's node running
+// `<binary> args...`, with no input; its standard output is returned.
+func (l *Srun) Exec(ctx context.Context, t Target, args []string) ([]byte, error) {
+	if why, down := l.downReason(t.Host); down {
+		return nil, fmt.Errorf("host %s: node unreachable: %s", t.Host, why)
+	}
+	exe, err := l.exeOf(t)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, l.Tools.srun(), stepArgs(t.Host, "ioswarm", exe, args)...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// SIGTERM first: srun then cancels the step on the node, where SIGKILL
+	// would leave it to Slurm to notice.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = l.grace()
+	var out bytes.Buffer
+	var last lastLines
+	cmd.Stdout, cmd.Stderr = &out, &last
+	if err := cmd.Run(); err != nil {
+		verb := "?"
+		if len(args) > 0 {
+			verb = args[0]
+		}
+		return out.Bytes(), fmt.Errorf("host %s: %s %s: %w", t.Host, exe, verb, stepError("srun", err, last.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// stepError describes how a Slurm tool failed, with what it (or the task)
+// printed last: "exit status 1" alone would not say that the node refused
+// the launch.
+func stepError(tool string, err error, lines string) error {
+	if err == nil {
+		return nil
+	}
+	if msg := summary(lines); msg != "" {
+		return fmt.Errorf("%s: %w: %s", tool, err, msg)
+	}
+	return fmt.Errorf("%s: %w", tool, err)
+}
+
+// summary picks the line worth quoting from the last lines of a step's
+// standard error: the first error of srun, sbcast or slurmstepd, which
+// names the node and the cause; else the task's own last words. srun's
+// per-task exit notes ("node1: task 0: Exited with exit code 1") come
+// last, as they only repeat the exit status.
+func summary(lines string) string {
+	var task, exit string
+	for _, line := range strings.Split(lines, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+		case strings.Contains(line, ": task 0: "):
+			exit = line
+		case strings.HasPrefix(line, "srun: error:"), strings.HasPrefix(line, "sbcast: error:"),
+			strings.HasPrefix(line, "slurmstepd"):
+			return line
+		default:
+			task = line
+		}
+	}
+	if task != "" {
+		return task
+	}
+	return exit
+}
+
+// lastLines keeps the last few complete lines written to it, for error
+// messages; the rest is forwarded or dropped elsewhere.
+type lastLines struct {
+	mu      sync.Mutex
+	lines   []string
+	partial []byte
+}
+
+const keptLines = 4
+
+func (w *lastLines) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		if line := strings.TrimSpace(string(w.partial[:i])); line != "" {
+			w.lines = append(w.lines, line)
+			if len(w.lines) > keptLines {
+				w.lines = w.lines[1:]
+			}
+		}
+		w.partial = w.partial[i+1:]
+	}
+	if len(w.partial) > 4096 {
+		w.partial = w.partial[len(w.partial)-4096:] // a line without end: keep its tail
+	}
+	return len(p), nil
+}
+
+// String is the kept lines and any unfinished last line.
+func (w *lastLines) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	lines := w.lines
+	if s := strings.TrimSpace(string(w.partial)); s != "" {
+		lines = append(lines[:len(lines):len(lines)], s)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// srunProc is one rank's srun step.
+type srunProc struct {
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	done  chan struct{}
+	err   error
+	grace time.Duration
+	once  sync.Once
+}
+
+func (p *srunProc) Done() <-chan struct{} { return p.done }
+func (p *srunProc) Err() error            { <-p.done; return p.err }
+
+// Stop closes the step's input, which reaches the rank as end of input
+// (it then aborts and removes its files); then SIGTERM to srun, which
+// cancels the step on the node; then SIGKILL to srun, after which
+// slurmstepd ends the task when it loses srun's connection.
+func (p *srunProc) Stop() {
+	p.once.Do(func() {
+		p.in.Close()
+		if p.wait(p.grace / 2) {
+			return
+		}
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		if p.wait(p.grace / 2) {
+			return
+		}
+		// The whole group: srun forks a helper, and the group (srun's
+		// own, see Start) holds nothing else.
+		if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+			_ = p.cmd.Process.Kill()
+		}
+	})
+	<-p.done
+}
+
+func (p *srunProc) wait(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
