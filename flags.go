@@ -25,7 +25,8 @@ func ioFlags() []cli.Flag {
 		&cli.StringFlag{Name: "block", Value: "16MiB", Usage: "record size of sequential phases"},
 		&cli.StringFlag{Name: "rand-block", Value: "4KiB", Usage: "operation size of random phases"},
 		&cli.StringFlag{Name: "phases", Value: "write,read", Usage: "comma list of write, read, randwrite, randread"},
-		&cli.BoolFlag{Name: "no-fsync", Usage: "do not fsync before close (fsync is inside the timing by default, as IOzone -e)"},
+		&cli.BoolFlag{Name: "fsync", Value: true, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
+		&cli.BoolFlag{Name: "no-fsync", Usage: "do not fsync before close"},
 		&cli.BoolFlag{Name: "direct", Usage: "O_DIRECT for every phase"},
 		&cli.BoolFlag{Name: "verify", Usage: "check the data pattern in read phases (timed)"},
 		&cli.StringFlag{Name: "drop-caches", Value: "auto", Usage: "auto, on or off: drop page caches on every node before each phase"},
@@ -54,12 +55,18 @@ func reportFlags() []cli.Flag {
 // value of anything that does not parse.
 func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 	o := coordinator.Options{
-		Dir: c.String("dir"), Threads: c.Int("threads"), Fsync: !c.Bool("no-fsync"),
+		Dir: c.String("dir"), Threads: c.Int("threads"), Fsync: c.Bool("fsync"),
 		Direct: c.Bool("direct"), Verify: c.Bool("verify"), Keep: c.Bool("keep"),
 		DropCaches: c.String("drop-caches"), Iterations: c.Int("iterations"),
 		Stonewall: c.Duration("stonewall"), LocalRanks: c.Int("local-ranks"),
 		HeartbeatTimeout: c.Duration("heartbeat-timeout"), Version: version,
 		CommandLine: strings.Join(os.Args, " "), Label: c.String("label"),
+	}
+	if c.Bool("no-fsync") {
+		if c.IsSet("fsync") && c.Bool("fsync") {
+			return o, usageError{msg: "--fsync and --no-fsync both given: use one"}
+		}
+		o.Fsync = false
 	}
 	for _, p := range strings.Split(c.String("phases"), ",") {
 		if p = strings.TrimSpace(p); p != "" {

@@ -52,6 +52,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown flag", append(d, "--thredas", "4"), []string{"thredas"}},
 		{"not a number", append(d, "--threads", "four"), []string{"threads", "four"}},
 		{"stray argument", append(d, "4"), []string{"\"4\""}},
+		{"fsync both ways", append(d, "--fsync", "--no-fsync"), []string{"--fsync", "--no-fsync"}},
 	}
 	if os.Geteuid() != 0 {
 		// Root can write into a 0555 directory, so only non-root can
