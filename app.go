@@ -6,14 +6,11 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 func newApp() *cli.App {
 	return &cli.App{
 		Name:    "ioswarm",
 		Usage:   "measure what a filesystem really delivers to a cluster",
-		Version: version,
+		Version: fullVersion(),
 		Description: "N threads over many nodes write and read N files (or do random 4 KiB I/O), timed together;\n" +
 			"figures are defined in the README. With no hosts, ranks run on this machine.",
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
@@ -23,6 +20,7 @@ func newApp() *cli.App {
 			compareCommand(),
 			plotCommand(),
 			hostsCommand(),
+			versionCommand(),
 			rankCommand(),
 			cleanupCommand(),
 		},

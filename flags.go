@@ -59,7 +59,7 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 		Direct: c.Bool("direct"), Verify: c.Bool("verify"), Keep: c.Bool("keep"),
 		DropCaches: c.String("drop-caches"), Iterations: c.Int("iterations"),
 		Stonewall: c.Duration("stonewall"), LocalRanks: c.Int("local-ranks"),
-		HeartbeatTimeout: c.Duration("heartbeat-timeout"), Version: version,
+		HeartbeatTimeout: c.Duration("heartbeat-timeout"), Version: fullVersion(),
 		CommandLine: strings.Join(os.Args, " "), Label: c.String("label"),
 	}
 	if c.Bool("no-fsync") {
