@@ -12,14 +12,16 @@ import (
 )
 
 func main() {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	got := make(chan os.Signal, 1)
 	go func() {
 		s := <-sigs
 		got <- s
-		cancel()
+		// The cause becomes the run's error: the user reads what stopped
+		// it, not "context canceled".
+		cancel(fmt.Errorf("interrupted by %s", signalName(s)))
 	}()
 	err := newApp().RunContext(ctx, os.Args)
 	if err != nil && !errors.As(err, new(silentError)) {
@@ -31,4 +33,14 @@ func main() {
 	default:
 	}
 	os.Exit(exitCode(err, sig))
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
 }

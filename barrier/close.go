@@ -16,6 +16,22 @@ func (c *Coordinator) Close(reason string) {
 	<-c.watcherDone
 }
 
+// Cut lists the ranks whose connection was dropped after a failure (lost,
+// silent past the timeout, or breaking the protocol). Close's frame cannot
+// reach them, so whoever ends the job must stop them another way, and need
+// not wait for them to act on an abort they never hear.
+func (c *Coordinator) Cut() []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []int
+	for r, s := range c.members {
+		if s != nil && s.cut.Load() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func (c *Coordinator) shutdown(reason string) {
 	c.mu.Lock()
 	c.closing = true

@@ -17,6 +17,7 @@ type session struct {
 	pongs      chan pong     // clock-probe replies, from the reader
 	readerDone chan struct{} // closed when the reader goroutine exits
 	left       atomic.Bool   // the rank said goodbye: its hang-up is no failure
+	cut        atomic.Bool   // dropped after a failure: nothing more reaches the rank
 	info       MemberInfo    // guarded by c.mu
 	joined     bool          // clock probed and counted; guarded by c.mu
 }
@@ -39,6 +40,7 @@ func (s *session) rankError(msg string) *RankError {
 // drops the connection so its goroutines end.
 func (s *session) fail(msg string) {
 	if !s.left.Load() {
+		s.cut.Store(true)
 		s.c.fail(s.rankError(msg))
 	}
 	_ = s.t.conn.Close()

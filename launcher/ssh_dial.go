@@ -166,13 +166,38 @@ func (c *sshConn) keepalive(timeout time.Duration) {
 				return // closed: the sessions say why
 			}
 		case <-time.After(timeout):
-			c.mu.Lock()
-			c.lost = fmt.Errorf("SSH connection to %s lost: no answer to keepalives within %s", c.name, timeout)
-			c.mu.Unlock()
-			c.close()
+			c.giveUp(fmt.Errorf("SSH connection to %s lost: no answer to keepalives within %s", c.name, timeout))
 			return
 		}
 	}
+}
+
+// answers reports whether the node answers a keepalive within d.
+func (c *sshConn) answers(d time.Duration) bool {
+	answered := make(chan error, 1)
+	go func() {
+		_, _, err := c.client.SendRequest("keepalive@openssh.com", true, nil)
+		answered <- err
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case err := <-answered:
+		return err == nil
+	case <-t.C:
+		return false
+	}
+}
+
+// giveUp closes a connection that no longer answers, keeping why for the
+// errors of the sessions it ends.
+func (c *sshConn) giveUp(why error) {
+	c.mu.Lock()
+	if c.lost == nil {
+		c.lost = why
+	}
+	c.mu.Unlock()
+	c.close()
 }
 
 // lostErr says why the connection was given up, or nil.

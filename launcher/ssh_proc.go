@@ -84,6 +84,12 @@ func (p *sshProc) Err() error            { <-p.done; return p.err }
 // second session, for servers that ignore signal requests. Should the
 // session outlive all that, the connection itself is closed: by then the
 // link is dead, and closing it is the only way left to end the wait.
+//
+// A connection that does not answer a keepalive while the rank is given
+// its first chance is closed at once: no signal or kill could reach the
+// node either, and waiting for them would hold the user for many seconds
+// on a node whose link is down. The rank there, cut off from its
+// coordinator too, stops by itself at its heartbeat timeout.
 func (p *sshProc) Stop() {
 	p.once.Do(func() {
 		grace := p.grace
@@ -91,7 +97,14 @@ func (p *sshProc) Stop() {
 			grace = 3 * time.Second
 		}
 		p.in.Close()
+		answered := make(chan bool, 1)
+		go func() { answered <- p.conn.answers(grace / 2) }()
 		if p.wait(grace / 2) {
+			return
+		}
+		if !<-answered {
+			p.conn.giveUp(fmt.Errorf("SSH connection to %s lost: no answer to a keepalive within %s", p.conn.name, grace/2))
+			<-p.done
 			return
 		}
 		_ = p.sess.Signal(ssh.SIGTERM)

@@ -20,9 +20,9 @@ const maxCommandOutput = 1 << 20
 // the tail of its standard error. When ctx ends first, the session is
 // closed, which ends the wait.
 func (c *sshConn) run(ctx context.Context, cmd string, stdin io.Reader) ([]byte, error) {
-	sess, err := c.client.NewSession()
+	sess, err := c.newSession(ctx)
 	if err != nil {
-		return nil, c.sessionError(err)
+		return nil, err
 	}
 	defer sess.Close()
 	var stdout, stderr cappedBuffer
@@ -43,6 +43,35 @@ func (c *sshConn) run(ctx context.Context, cmd string, stdin io.Reader) ([]byte,
 		return stdout.Bytes(), fmt.Errorf("%s%s", c.exitError(err), stderrTail(stderr.String()))
 	}
 	return stdout.Bytes(), nil
+}
+
+// newSession opens a session, giving up when ctx ends: opening waits for
+// the node's answer, which a node whose link is down never sends. A
+// session that opens after all is closed at once.
+func (c *sshConn) newSession(ctx context.Context) (*ssh.Session, error) {
+	type opened struct {
+		sess *ssh.Session
+		err  error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		sess, err := c.client.NewSession()
+		ch <- opened{sess, err}
+	}()
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			return nil, c.sessionError(o.err)
+		}
+		return o.sess, nil
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.sess != nil {
+				o.sess.Close()
+			}
+		}()
+		return nil, fmt.Errorf("%s: opening an SSH session: %w", c.name, context.Cause(ctx))
+	}
 }
 
 // sessionError explains a failure to open or start a session: most often

@@ -32,7 +32,13 @@ type env struct {
 
 func newEnv(t *testing.T, nodes int) *env {
 	t.Helper()
-	c := cluster.Start(t, nodes)
+	return newEnvWith(t, nodes, cluster.Options{})
+}
+
+// newEnvWith is newEnv on a cluster built with options.
+func newEnvWith(t *testing.T, nodes int, opt cluster.Options) *env {
+	t.Helper()
+	c := cluster.StartWith(t, nodes, opt)
 	e := &env{c: c, bin: bin.Path(t)}
 	data, err := os.ReadFile(e.bin)
 	if err != nil {

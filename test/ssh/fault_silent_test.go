@@ -1,0 +1,80 @@
+package ssh
+
+import (
+	"testing"
+	"time"
+)
+
+// A node whose link goes down mid-run falls silent: the coordinator fails
+// the job at the heartbeat timeout naming that node and rank, and exits
+// within 10 s of the fault. Nothing reaches the node meanwhile, and its
+// files sit in a directory only it sees, so the only one who can remove
+// them is its rank: hearing no heartbeat either, it stops and removes them
+// within its own heartbeat timeout, before the link is even back.
+func TestLinkDownMidPhase(t *testing.T) {
+	e := newEnv(t, 4)
+	e.privateDir(t, "node3")
+	run := e.startFault(t, "node3")
+	fault := time.Now()
+	if err := e.c.LinkDown("node3"); err != nil {
+		t.Fatal(err)
+	}
+	linkUp := func() {
+		if err := e.c.LinkUp("node3"); err != nil {
+			t.Error(err)
+		}
+	}
+	defer linkUp()
+	code, _ := waitExit(t, run.cmd, faultLimit-time.Since(fault), run.stderr)
+	took := time.Since(fault)
+	msg := finalError(t, run.stderr.String(), "host node3 rank 2", "silent for more than 3s")
+	if code != 1 {
+		t.Errorf("exit %d after %v, want 1", code, took)
+	}
+	t.Logf("exit %d %v after the fault: %s", code, took, msg)
+	checkIncomplete(t, run.out, msg, 4)
+	// 3 s of heartbeat timeout from the fault, and slack for a loaded
+	// machine; the coordinator's exit took most of it already.
+	e.waitEmptyOn(t, "node3", time.Until(fault.Add(6*time.Second)))
+	e.checkClean(t, time.Second)
+	linkUp()
+	e.checkClean(t, time.Second)
+}
+
+// A frozen node (every process on it stopped, sshd included) answers
+// nothing: the coordinator fails the job at the heartbeat timeout naming
+// it. Its files, in a directory only it sees, outlive the coordinator;
+// once thawed, its rank finds the coordinator gone and removes them.
+func TestFrozenNodeMidPhase(t *testing.T) {
+	e := newEnv(t, 4)
+	e.privateDir(t, "node2")
+	run := e.startFault(t, "node2")
+	fault := time.Now()
+	if err := e.c.Freeze("node2"); err != nil {
+		t.Fatal(err)
+	}
+	thaw := func() {
+		if err := e.c.Thaw("node2"); err != nil {
+			t.Error(err)
+		}
+	}
+	defer thaw()
+	code, _ := waitExit(t, run.cmd, faultLimit-time.Since(fault), run.stderr)
+	took := time.Since(fault)
+	msg := finalError(t, run.stderr.String(), "host node2 rank 1", "silent for more than 3s")
+	if code != 1 {
+		t.Errorf("exit %d after %v, want 1", code, took)
+	}
+	t.Logf("exit %d %v after the fault: %s", code, took, msg)
+	checkIncomplete(t, run.out, msg, 4)
+	// The other nodes are clean already; node2's file waits for its rank.
+	if left := entries(t, e.dir); len(left) != 0 {
+		t.Errorf("left in %s while node2 is frozen: %v", e.dir, left)
+	}
+	if files := e.filesOn(t, "node2"); len(files) != 1 {
+		t.Errorf("files node2 sees while frozen: %v, want its thread's one", files)
+	}
+	thaw()
+	e.waitEmptyOn(t, "node2", 5*time.Second)
+	e.checkClean(t, time.Second)
+}
