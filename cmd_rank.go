@@ -66,10 +66,11 @@ func rankAction(c *cli.Context) error {
 		BinaryHash: hash, Secret: secret, Log: os.Stderr,
 		Dial: barrier.DialOptions{Timeout: c.Duration("heartbeat-timeout")},
 	})
-	var abort *barrier.AbortError
-	if errors.As(err, &abort) {
-		// The coordinator said why, to the user, already.
-		return silentError{err}
+	if _, ok := err.(*barrier.AbortError); ok {
+		// Told to stop, and our files are gone: this rank did its part,
+		// so the coordinator need not clean up after it. The
+		// coordinator has told the user why.
+		return nil
 	}
 	if cause := context.Cause(ctx); err != nil && cause != nil && !errors.Is(cause, context.Canceled) {
 		return cause

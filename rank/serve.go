@@ -55,7 +55,14 @@ func Serve(ctx context.Context, opt Options) error {
 		case <-ctx.Done():
 		}
 	}()
-	defer s.cleanupAfterFailure()
+	err = s.serve(ctx, m)
+	if cerr := s.cleanupAfterFailure(); cerr != nil {
+		return errors.Join(err, cerr)
+	}
+	return err
+}
+
+func (s *state) serve(ctx context.Context, m *barrier.Member) error {
 	for {
 		select {
 		case <-ctx.Done():
@@ -209,11 +216,12 @@ func (s *state) drop() DropReply {
 // cleanupAfterFailure removes our files when the job ended before the
 // coordinator asked for cleanup: a lost coordinator must not leave a
 // filesystem full of benchmark files.
-func (s *state) cleanupAfterFailure() {
+func (s *state) cleanupAfterFailure() error {
 	if !s.created || s.cleaned || s.job.Keep {
-		return
+		return nil
 	}
-	if err := removeFiles(s.jobDir, s.ownFiles()); err != nil && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(s.log, "cleanup after failure: %v\n", err)
+	if err := removeFiles(s.jobDir, s.ownFiles()); err != nil {
+		return fmt.Errorf("cleanup after failure: %w", err)
 	}
+	return nil
 }
