@@ -1,0 +1,45 @@
+package result
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// The field names of DESIGN §9 are a contract with users' scripts: fields
+// may be added, never renamed or dropped. This test lists them all and
+// fails if a marshalled result lacks any of them.
+func TestResultFieldsAreTheContract(t *testing.T) {
+	job := Job{
+		Hosts:  []Host{{}},
+		Phases: []Phase{{Threads: []Thread{{}}}},
+	}
+	data, err := json.Marshal(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	need := func(obj map[string]any, where string, keys ...string) {
+		t.Helper()
+		for _, k := range keys {
+			if _, ok := obj[k]; !ok {
+				t.Errorf("%s lacks %q", where, k)
+			}
+		}
+	}
+	need(doc, "result", "ioswarm_version", "job_id", "command_line", "started_at", "launcher",
+		"config", "hosts", "phases")
+	need(doc["config"].(map[string]any), "config", "threads", "block_size", "rand_block_size",
+		"file_size", "total", "dir", "direct", "fsync", "phases")
+	need(doc["hosts"].([]any)[0].(map[string]any), "hosts[0]", "host", "rank", "threads", "kernel",
+		"fs_type", "clock_offset_ns", "clock_error_ns")
+	phase := doc["phases"].([]any)[0].(map[string]any)
+	need(phase, "phases[0]", "name", "iteration", "bytes", "ops", "bandwidth", "first_done_bandwidth",
+		"sum_of_rates", "iops", "window_ns", "start_skew_ns", "latency_ns", "cache_drop",
+		"resident_fraction", "stonewalled", "first_done_ns", "threads")
+	need(phase["latency_ns"].(map[string]any), "latency_ns", "p50", "p99", "p999", "max")
+	need(phase["threads"].([]any)[0].(map[string]any), "threads[0]", "host", "rank", "thread", "file",
+		"bytes", "ops", "start_ns", "end_ns", "bytes_at_first_done")
+}
