@@ -149,8 +149,11 @@ func (s *state) doSetup(in Setup) (SetupReply, error) {
 		return SetupReply{}, fmt.Errorf("bad sizes in setup: file %d, block %d, rand block %d",
 			in.Job.FileSize, in.Job.Block, in.Job.RandBlock)
 	}
+	// A session runs one job after another (the points of a sweep):
+	// nothing of the last job's state may decide what this one cleans up.
 	s.job, s.setup = in.Job, in
 	s.jobDir = JobDir(in.Dir, in.Job.ID)
+	s.created, s.cleaned = false, false
 	need := in.Job.FileSize * int64(len(in.Threads))
 	reply, err := checkNode(in.Dir, need)
 	if err != nil {
