@@ -3,6 +3,7 @@ package launcher
 import (
 	"context"
 	"fmt"
+	"io"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -34,26 +35,14 @@ func (l *Local) Prepare(ctx context.Context, targets []Target) ([]string, error)
 // Start implements Launcher.
 func (l *Local) Start(ctx context.Context, t Target, args []string, stdin []byte) (Proc, error) {
 	cmd := exec.Command(l.Binary, append([]string{"rank"}, args...)...)
-	// A terminal's Ctrl-C goes to the whole foreground process group;
-	// ranks get their own group so only the coordinator sees it and can
-	// stop them in order (abort, clean up, exit).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	in, err := cmd.StdinPipe()
+	in, errOut, err := startChild(cmd)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("host %s rank %d: %w", t.Host, t.Rank, err)
 	}
-	errOut, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("host %s rank %d: start %s: %w", t.Host, t.Rank, l.Binary, err)
-	}
-	p := &localProc{cmd: cmd, in: in, done: make(chan struct{}), grace: l.Grace}
+	p := &localProc{procEnd: newProcEnd(), cmd: cmd, in: in, grace: l.Grace}
 	go func() {
 		l.Log.Forward(errOut, t.Host, t.Rank)
-		p.err = cmd.Wait()
-		close(p.done)
+		p.finish(cmd.Wait())
 	}()
 	if _, err := in.Write(stdin); err != nil {
 		p.Stop()
@@ -80,49 +69,44 @@ func (l *Local) Close() error {
 	procs := l.procs
 	l.procs = nil
 	l.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, p := range procs {
-		wg.Add(1)
-		go func() { defer wg.Done(); p.Stop() }()
-	}
-	wg.Wait()
+	stopAll(procs)
 	return nil
 }
 
+// startChild starts cmd with pipes to its standard input and from its
+// standard error, in a process group of its own: a terminal's Ctrl-C goes
+// to the whole foreground group, and a rank (or the srun running one)
+// outside it leaves the signal to the coordinator, which then stops every
+// rank in order (abort, clean up, exit).
+func startChild(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, error) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	errOut, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	return in, errOut, nil
+}
+
 type localProc struct {
+	procEnd
 	cmd   *exec.Cmd
-	in    interface{ Close() error }
-	done  chan struct{}
-	err   error
+	in    io.Closer
 	grace time.Duration
 	once  sync.Once
 }
-
-func (p *localProc) Done() <-chan struct{} { return p.done }
-func (p *localProc) Err() error            { <-p.done; return p.err }
 
 // Stop closes the rank's input (a rank takes that as the coordinator's
 // end and cleans up), then sends SIGTERM, then SIGKILL after the grace.
 func (p *localProc) Stop() {
 	p.once.Do(func() {
-		p.in.Close()
-		grace := p.grace
-		if grace <= 0 {
-			grace = 3 * time.Second
-		}
-		select {
-		case <-p.done:
-			return
-		case <-time.After(grace / 2):
-		}
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-p.done:
-			return
-		case <-time.After(grace / 2):
-		}
-		_ = p.cmd.Process.Kill()
-		<-p.done
+		p.stopChild(p.in, p.cmd.Process, graceOr(p.grace), func() { _ = p.cmd.Process.Kill() })
 	})
 	<-p.done
 }

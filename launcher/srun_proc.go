@@ -52,30 +52,22 @@ func (l *Srun) Start(ctx context.Context, t Target, args []string, stdin []byte)
 // forwarded to the log and its input left open for the caller.
 func (l *Srun) startStep(t Target, command []string) (*srunProc, error) {
 	cmd := exec.Command(l.Tools.srun(), stepArgs(t.Host, "ioswarm", command[0], command[1:])...)
-	// Like the local launcher's children: a terminal's Ctrl-C reaches the
-	// coordinator only, which then stops the steps in order; srun would
-	// otherwise take it as a request to cancel the step on its own.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	in, err := cmd.StdinPipe()
+	// In a group of its own, as the local launcher's children: srun would
+	// otherwise take a terminal's Ctrl-C as a request to cancel the step
+	// on its own, out of the coordinator's order.
+	in, errOut, err := startChild(cmd)
 	if err != nil {
 		return nil, err
 	}
-	errOut, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
-	}
-	p := &srunProc{cmd: cmd, in: in, done: make(chan struct{}), grace: l.grace()}
+	p := &srunProc{procEnd: newProcEnd(), cmd: cmd, in: in, grace: l.grace()}
 	go func() {
 		var last lastLines
 		l.Log.Forward(io.TeeReader(errOut, &last), t.Host, t.Rank)
-		p.err = stepError("srun", cmd.Wait(), last.String())
-		if p.err != nil && slices.Contains(failedNodes(last.String()), t.Host) {
+		err := stepError("srun", cmd.Wait(), last.String())
+		if err != nil && slices.Contains(failedNodes(last.String()), t.Host) {
 			l.markDown(t.Host, "srun could not launch a task there")
 		}
-		close(p.done)
+		p.finish(err)
 	}()
 	return p, nil
 }
@@ -194,16 +186,12 @@ func (w *lastLines) String() string {
 
 // srunProc is one rank's srun step.
 type srunProc struct {
+	procEnd
 	cmd   *exec.Cmd
 	in    io.WriteCloser
-	done  chan struct{}
-	err   error
 	grace time.Duration
 	once  sync.Once
 }
-
-func (p *srunProc) Done() <-chan struct{} { return p.done }
-func (p *srunProc) Err() error            { <-p.done; return p.err }
 
 // Stop closes the step's input, which reaches the rank as end of input
 // (it then aborts and removes its files); then SIGTERM to srun, which
@@ -211,30 +199,15 @@ func (p *srunProc) Err() error            { <-p.done; return p.err }
 // slurmstepd ends the task when it loses srun's connection.
 func (p *srunProc) Stop() {
 	p.once.Do(func() {
-		p.in.Close()
-		if p.wait(p.grace / 2) {
-			return
-		}
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		if p.wait(p.grace / 2) {
-			return
-		}
-		// The whole group: srun forks a helper, and the group (srun's
-		// own, see Start) holds nothing else.
-		if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil {
-			_ = p.cmd.Process.Kill()
-		}
+		p.stopChild(p.in, p.cmd.Process, p.grace, p.killGroup)
 	})
 	<-p.done
 }
 
-func (p *srunProc) wait(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.done:
-		return true
-	case <-t.C:
-		return false
+// killGroup sends SIGKILL to the whole group: srun forks a helper, and
+// the group (srun's own, see Start) holds nothing else.
+func (p *srunProc) killGroup() {
+	if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		_ = p.cmd.Process.Kill()
 	}
 }

@@ -19,12 +19,11 @@ import (
 // asked for, so nothing else is in between), and the rank takes that as
 // the coordinator's end.
 type sshProc struct {
+	procEnd
 	conn  *sshConn
 	sess  *ssh.Session
 	in    io.WriteCloser
 	pid   atomic.Int64 // the remote PID, once the start script has said it
-	done  chan struct{}
-	err   error
 	grace time.Duration
 	once  sync.Once
 }
@@ -47,13 +46,13 @@ func startRank(c *sshConn, t Target, exe string, args []string, stdin []byte, lo
 		sess.Close()
 		return nil, c.sessionError(err)
 	}
-	p := &sshProc{conn: c, sess: sess, in: in, done: make(chan struct{}), grace: grace}
+	p := &sshProc{procEnd: newProcEnd(), conn: c, sess: sess, in: in, grace: grace}
 	go p.readPID(out)
 	go func() {
 		log.Forward(errOut, t.Host, t.Rank)
-		p.err = c.exitError(sess.Wait())
+		err := c.exitError(sess.Wait())
 		sess.Close()
-		close(p.done)
+		p.finish(err)
 	}()
 	if _, err := in.Write(stdin); err != nil {
 		p.Stop()
@@ -76,14 +75,13 @@ func (p *sshProc) readPID(out io.Reader) {
 	_, _ = io.Copy(io.Discard, br)
 }
 
-func (p *sshProc) Done() <-chan struct{} { return p.done }
-func (p *sshProc) Err() error            { <-p.done; return p.err }
-
 // Stop closes the rank's input (it then aborts and removes its files),
 // then asks sshd to deliver SIGTERM, then kills the rank by PID from a
-// second session, for servers that ignore signal requests. Should the
-// session outlive all that, the connection itself is closed: by then the
-// link is dead, and closing it is the only way left to end the wait.
+// second session, for servers that ignore signal requests. Unlike
+// stopChild's steps, these cross the network to a process that has no PID
+// here. Should the session outlive all that, the connection itself is
+// closed: by then the link is dead, and closing it is the only way left to
+// end the wait.
 //
 // A connection that does not answer a keepalive while the rank is given
 // its first chance is closed at once: no signal or kill could reach the
@@ -92,10 +90,7 @@ func (p *sshProc) Err() error            { <-p.done; return p.err }
 // coordinator too, stops by itself at its heartbeat timeout.
 func (p *sshProc) Stop() {
 	p.once.Do(func() {
-		grace := p.grace
-		if grace <= 0 {
-			grace = 3 * time.Second
-		}
+		grace := graceOr(p.grace)
 		p.in.Close()
 		answered := make(chan bool, 1)
 		go func() { answered <- p.conn.answers(grace / 2) }()
@@ -122,17 +117,6 @@ func (p *sshProc) Stop() {
 		p.conn.close()
 	})
 	<-p.done
-}
-
-func (p *sshProc) wait(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-p.done:
-		return true
-	case <-t.C:
-		return false
-	}
 }
 
 // kill sends SIGKILL both ways: as a signal request and with kill(1).

@@ -2,7 +2,6 @@ package local
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,50 +12,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"ioswarm/test/harness"
 )
-
-// startLong starts a run that lasts long enough to be interrupted and
-// waits until its job directory exists (ranks have joined and set up).
-func startLong(t *testing.T, dir string, extra ...string) (*exec.Cmd, *bytes.Buffer) {
-	t.Helper()
-	args := append([]string{"run", "--local-ranks", "2", "--threads", "4", "--dir", dir,
-		"--total", "64MiB", "--block", "1MiB", "--iterations", "1000", "--drop-caches", "off"}, extra...)
-	cmd := exec.Command(bin.Path(t), args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
-	for len(dirEntries(t, dir)) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("job directory never appeared; stderr:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	// Let the phases get going.
-	time.Sleep(300 * time.Millisecond)
-	return cmd, &stderr
-}
-
-func waitExit(t *testing.T, cmd *exec.Cmd, within time.Duration) (int, time.Duration) {
-	t.Helper()
-	start := time.Now()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		return code, time.Since(start)
-	case <-time.After(within):
-		t.Fatalf("coordinator still running %s after the fault", within)
-	}
-	return 0, 0
-}
 
 // Ctrl-C: ranks stop, files go, exit 130; SIGTERM likewise with 143.
 func TestInterruptCleansUp(t *testing.T) {
@@ -70,7 +28,7 @@ func TestInterruptCleansUp(t *testing.T) {
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
-			code, took := waitExit(t, cmd, 10*time.Second)
+			code, took := harness.WaitExit(t, cmd, 10*time.Second)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
 			}
@@ -79,7 +37,7 @@ func TestInterruptCleansUp(t *testing.T) {
 			if took > 4*time.Second {
 				t.Errorf("took %s to stop after %s", took, c.sig)
 			}
-			waitNoProcesses(t, bin.Path(t), 3*time.Second)
+			harness.WaitNoProcesses(t, bin.Path(t), 3*time.Second)
 			if left := dirEntries(t, dir); len(left) != 0 {
 				t.Fatalf("files left after %s: %v", c.sig, left)
 			}
@@ -94,7 +52,7 @@ func TestKilledRankFailsJob(t *testing.T) {
 	cmd, stderr := startLong(t, dir)
 	exe := bin.Path(t)
 	var victim int
-	for _, pid := range processesOf(t, exe) {
+	for _, pid := range harness.ProcessesOf(t, exe) {
 		if pid != cmd.Process.Pid {
 			args, _ := os.ReadFile(filepath.Join("/proc", itoa(pid), "cmdline"))
 			if bytes.Contains(args, []byte("--rank\x001\x00")) {
@@ -108,7 +66,7 @@ func TestKilledRankFailsJob(t *testing.T) {
 	if err := unix.Kill(victim, unix.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	code, _ := waitExit(t, cmd, 10*time.Second)
+	code, _ := harness.WaitExit(t, cmd, 10*time.Second)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
@@ -117,7 +75,7 @@ func TestKilledRankFailsJob(t *testing.T) {
 	if !strings.Contains(last, "host "+host+" rank 1") {
 		t.Errorf("error does not name host %s rank 1: %s", host, last)
 	}
-	waitNoProcesses(t, exe, 3*time.Second)
+	harness.WaitNoProcesses(t, exe, 3*time.Second)
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Fatalf("files left after a rank died: %v", left)
 	}
@@ -134,24 +92,18 @@ func TestNoSpaceNamesRankThreadFile(t *testing.T) {
 		t.Skipf("cannot mount tmpfs: %v", err)
 	}
 	defer unix.Unmount(dir, unix.MNT_DETACH)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin.Path(t), "run", "--local-ranks", "2", "--threads", "2",
-		"--dir", dir, "--total", "32MiB", "--block", "1MiB")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != 1 {
-		t.Fatalf("want exit 1, got %v; stderr:\n%s", err, stderr.String())
+	o := harness.RunCmd(t, exec.Command(bin.Path(t), "run", "--local-ranks", "2", "--threads", "2",
+		"--dir", dir, "--total", "32MiB", "--block", "1MiB"), time.Minute)
+	if o.Code != 1 {
+		t.Fatalf("want exit 1, got %d; stderr:\n%s", o.Code, o.Stderr)
 	}
-	last := lastLine(stderr.String())
+	last := lastLine(o.Stderr)
 	for _, want := range []string{"rank ", "thread ", "/t", ".dat", "no space left on device"} {
 		if !strings.Contains(last, want) {
 			t.Errorf("error lacks %q: %s", want, last)
 		}
 	}
-	waitNoProcesses(t, bin.Path(t), 3*time.Second)
+	harness.WaitNoProcesses(t, bin.Path(t), 3*time.Second)
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Fatalf("files left after ENOSPC: %v", left)
 	}

@@ -1,105 +1,39 @@
 package local
 
 import (
-	"bytes"
-	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
-	"ioswarm/report"
 	"ioswarm/result"
+	"ioswarm/test/harness"
 )
 
 // run executes the binary to completion and returns stdout, stderr and
 // the exit code.
 func run(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin.Path(t), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return out.String(), errb.String(), code
+	o := harness.RunCmd(t, exec.Command(bin.Path(t), args...), 2*time.Minute)
+	return o.Stdout, o.Stderr, o.Code
+}
+
+// startLong starts a run that lasts long enough to be interrupted and
+// waits until its job directory exists (ranks have joined and set up).
+func startLong(t *testing.T, dir string, extra ...string) (*exec.Cmd, *harness.LockedBuffer) {
+	t.Helper()
+	args := append([]string{"run", "--local-ranks", "2", "--threads", "4", "--dir", dir,
+		"--total", "64MiB", "--block", "1MiB", "--iterations", "1000", "--drop-caches", "off"}, extra...)
+	cmd := exec.Command(bin.Path(t), args...)
+	return cmd, harness.StartJob(t, cmd, dir, 30*time.Second)
 }
 
 func loadResult(t *testing.T, path string) *result.Job {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	job, err := report.LoadJob(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return job
-}
-
-// processesOf lists live processes running exe: the "nothing left
-// running" check. Zombies are dead and do not count.
-func processesOf(t *testing.T, exe string) []int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pids []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		target, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
-		if err != nil || target != exe {
-			continue
-		}
-		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
-			continue
-		}
-		pids = append(pids, pid)
-	}
-	return pids
-}
-
-// waitNoProcesses waits up to d for every process of exe to be gone.
-func waitNoProcesses(t *testing.T, exe string, d time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for {
-		pids := processesOf(t, exe)
-		if len(pids) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("processes of %s still running after %s: %v", exe, d, pids)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return harness.LoadResult(t, path)
 }
 
 // dirEntries lists what is left in dir.
 func dirEntries(t *testing.T, dir string) []string {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return names
+	return harness.DirEntries(t, dir)
 }

@@ -13,6 +13,7 @@ import (
 	"ioswarm/figures"
 	"ioswarm/result"
 	"ioswarm/study"
+	"ioswarm/test/harness"
 )
 
 // The example batch script, submitted as a user would, scaled down through
@@ -64,7 +65,7 @@ func runExample(ctx context.Context, t *testing.T, e *env, script, mode string) 
 		}
 	} else {
 		for _, n := range []string{"1", "2", "4"} {
-			jobs = append(jobs, loadJob(t, filepath.Join(out, "run-"+n+".json")))
+			jobs = append(jobs, harness.LoadResult(t, filepath.Join(out, "run-"+n+".json")))
 		}
 	}
 	checkStudy(t, mode, jobs)
@@ -72,7 +73,7 @@ func runExample(ctx context.Context, t *testing.T, e *env, script, mode string) 
 	if len(csv) != 1+3*2 {
 		t.Errorf("%s: study.csv has %d lines, want a header and 6 rows:\n%s", mode, len(csv), strings.Join(csv, "\n"))
 	}
-	if left := entries(t, data); len(left) != 0 {
+	if left := harness.DirEntries(t, data); len(left) != 0 {
 		t.Errorf("%s: files left in %s: %q", mode, data, left)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ioswarm/test/harness"
 )
 
 // longScript runs a run that lasts until it is stopped, in the background
@@ -23,7 +25,7 @@ func (e *env) startLong(ctx context.Context, t *testing.T, name string) (*job, s
 	t.Helper()
 	dir, data := sharedDir(t, e, name+"-")
 	j := e.submit(ctx, t, dir, fmt.Sprintf(longScript, dir, e.shared, data), "-N3", "-J", "ioswarm-"+name)
-	for len(entries(t, data)) == 0 {
+	for len(harness.DirEntries(t, data)) == 0 {
 		select {
 		case <-ctx.Done():
 			t.Fatalf("no job directory in %s; stderr:\n%s", data, readFile(t, filepath.Join(dir, "run.err")))
@@ -49,9 +51,9 @@ func (e *env) coordinator(t *testing.T) int {
 func waitEmpty(t *testing.T, data string, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
-	for len(entries(t, data)) != 0 {
+	for len(harness.DirEntries(t, data)) != 0 {
 		if time.Now().After(deadline) {
-			t.Errorf("files left in %s after %v: %q", data, within, entries(t, data))
+			t.Errorf("files left in %s after %v: %q", data, within, harness.DirEntries(t, data))
 			return
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -1,19 +1,15 @@
 package slurmrun
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"ioswarm/report"
-	"ioswarm/result"
+	"ioswarm/test/harness"
 	"ioswarm/test/slurm"
 )
 
@@ -84,34 +80,19 @@ type proc struct {
 // scan lists the live processes in this cluster's namespaces.
 func (e *env) scan(t *testing.T) []proc {
 	t.Helper()
-	ents, err := os.ReadDir("/proc")
+	procs, err := harness.Processes()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var found []proc
-	for _, ent := range ents {
-		pid, err := strconv.Atoi(ent.Name())
-		if err != nil {
-			continue
-		}
-		dir := filepath.Join("/proc", ent.Name())
-		ns, err := os.Readlink(filepath.Join(dir, "ns", "mnt"))
+	for _, p := range procs {
+		ns, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", p.PID))
 		node, ours := e.mntns[ns]
 		if err != nil || !ours {
 			continue
 		}
-		exe, err := os.Readlink(filepath.Join(dir, "exe"))
-		stat, _ := os.ReadFile(filepath.Join(dir, "stat"))
-		// After the command's name in parentheses: state, then ppid.
-		i := bytes.LastIndexByte(stat, ')')
-		var state string
-		var ppid int
-		if _, serr := fmt.Sscan(string(stat[i+1:]), &state, &ppid); err != nil || i < 0 || serr != nil || state == "Z" {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
-		found = append(found, proc{pid: pid, ppid: ppid, node: node, base: filepath.Base(strings.TrimSuffix(exe, " (deleted)")),
-			cmdline: string(bytes.ReplaceAll(bytes.TrimRight(cmdline, "\x00"), []byte{0}, []byte{' '}))})
+		found = append(found, proc{pid: p.PID, ppid: p.PPID, node: node, base: filepath.Base(p.Exe),
+			cmdline: strings.Join(harness.Args(p.PID), " ")})
 	}
 	return found
 }
@@ -133,17 +114,13 @@ func (e *env) leftovers(t *testing.T) []string {
 // waitNoLeftovers allows the last processes a moment to be reaped.
 func (e *env) waitNoLeftovers(t *testing.T, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		left := e.leftovers(t)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("ioswarm processes still running after %v:\n  %s", within, strings.Join(left, "\n  "))
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	var left []string
+	gone := harness.Poll(within, 100*time.Millisecond, func() bool {
+		left = e.leftovers(t)
+		return len(left) == 0
+	})
+	if !gone {
+		t.Errorf("ioswarm processes still running after %v:\n  %s", within, strings.Join(left, "\n  "))
 	}
 }
 
@@ -186,31 +163,4 @@ func readFile(t *testing.T, path string) string {
 		return fmt.Sprintf("(cannot read %s: %v)", path, err)
 	}
 	return string(data)
-}
-
-func loadJob(t *testing.T, path string) *result.Job {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	j, err := report.LoadJob(io.Reader(f), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return j
-}
-
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return names
 }

@@ -14,6 +14,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/test/harness"
 )
 
 // checkJob asserts what every successful run here must show: the srun
@@ -21,7 +22,7 @@ import (
 // recompute from the records, and no file left in the data directory.
 func checkJob(t *testing.T, out, data string, hosts []string, threads []int) {
 	t.Helper()
-	j := loadJob(t, out)
+	j := harness.LoadResult(t, out)
 	if j.Launcher != "srun" || !j.Complete {
 		t.Errorf("launcher %q, complete %v; want srun, true", j.Launcher, j.Complete)
 	}
@@ -43,7 +44,7 @@ func checkJob(t *testing.T, out, data string, hosts []string, threads []int) {
 	if n := threadHosts(j); !slices.Equal(n, hosts) {
 		t.Errorf("thread records ran on %q, want %q", n, hosts)
 	}
-	if left := entries(t, data); len(left) != 0 {
+	if left := harness.DirEntries(t, data); len(left) != 0 {
 		t.Errorf("files left in %s: %q", data, left)
 	}
 }
@@ -193,7 +194,7 @@ func TestDeadNodeFailsNamingIt(t *testing.T) {
 	if left := e.copiesOnNodes(t, "node1", "node2", "node4"); len(left) != 0 {
 		t.Errorf("sbcast copies left: %q", left)
 	}
-	if left := entries(t, data); len(left) != 0 {
+	if left := harness.DirEntries(t, data); len(left) != 0 {
 		t.Errorf("files left in %s: %q", data, left)
 	}
 	// The job is let go but not waited for: with node3 dead it stays

@@ -8,6 +8,7 @@ import (
 	"ioswarm/figures"
 	"ioswarm/result"
 	"ioswarm/test/cluster"
+	"ioswarm/test/harness"
 )
 
 // skewSeconds is how far node2's monotonic clock runs ahead: three hours,
@@ -68,10 +69,10 @@ func (e *env) clockRun(t *testing.T) *result.Job {
 	out := filepath.Join(t.TempDir(), "result.json")
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "8", "--dir", e.dir,
 		"--total", "256MiB", "--block", "1MiB", "--iterations", "3", "--drop-caches", "off", "--output", out}, e.sshFlags()...)
-	if o := e.head(t, 2*time.Minute, args...); o.code != 0 {
-		t.Fatalf("run exit %d\nstderr:\n%s", o.code, o.stderr)
+	if o := e.head(t, 2*time.Minute, args...); o.Code != 0 {
+		t.Fatalf("run exit %d\nstderr:\n%s", o.Code, o.Stderr)
 	}
-	job := loadJob(t, out)
+	job := harness.LoadResult(t, out)
 	if err := figures.Check(job); err != nil {
 		t.Errorf("figures do not recompute: %v", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ioswarm/test/harness"
 )
 
 // A rank killed with SIGKILL mid-phase aborts the whole job within 10 s,
@@ -21,7 +23,7 @@ func TestKilledRankAbortsJob(t *testing.T) {
 	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	code, took := waitExit(t, cmd, 10*time.Second, stderr)
+	code, took := harness.WaitExit(t, cmd, 10*time.Second)
 	msg := stderr.String()
 	if code != 1 || !strings.Contains(msg, "node2") || !strings.Contains(msg, "rank 1") {
 		t.Fatalf("exit %d after %v, want 1 naming node2 and rank 1; stderr:\n%s", code, took, msg)
@@ -37,7 +39,7 @@ func TestInterruptStopsEveryNode(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	code, _ := waitExit(t, cmd, 15*time.Second, stderr)
+	code, _ := harness.WaitExit(t, cmd, 15*time.Second)
 	if code != 130 {
 		t.Fatalf("exit %d after SIGINT, want 130; stderr:\n%s", code, stderr.String())
 	}
@@ -49,13 +51,13 @@ func TestInterruptStopsEveryNode(t *testing.T) {
 // stop and remove their files within a few seconds.
 func TestRanksStopWhenCoordinatorDies(t *testing.T) {
 	e := newEnv(t, 3)
-	cmd, stderr := e.startLong(t)
+	cmd, _ := e.startLong(t)
 	if left := e.ranksLeft(t); len(left) != 3 {
 		t.Fatalf("ranks running before the kill: %v", left)
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	waitExit(t, cmd, 5*time.Second, stderr)
+	harness.WaitExit(t, cmd, 5*time.Second)
 	e.waitNothingLeft(t, 8*time.Second)
 }

@@ -20,10 +20,10 @@ func TestNoSpaceOnOneNode(t *testing.T) {
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir,
 		"--total", "64MiB", "--block", "1MiB", "--heartbeat-timeout", heartbeatTimeout, "--output", out}, e.sshFlags()...)
 	o := e.head(t, time.Minute, args...)
-	if o.code != 1 || o.took > faultLimit {
-		t.Errorf("exit %d after %v, want 1 within %v", o.code, o.took, faultLimit)
+	if o.Code != 1 || o.Took > faultLimit {
+		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
 	}
-	msg := finalError(t, o.stderr, "host node3 rank 2", "thread 2", "no space left on device")
+	msg := finalError(t, o.Stderr, "host node3 rank 2", "thread 2", "no space left on device")
 	if !strings.Contains(msg, e.dir+"/ioswarm-") || !strings.Contains(msg, "/t2.dat") {
 		t.Errorf("error line does not name thread 2's file under %s: %s", e.dir, msg)
 	}
@@ -45,19 +45,19 @@ func TestBadDirectoryCaughtBeforeWriting(t *testing.T) {
 	base := append([]string{"run", "--threads", "4", "--dir", e.dir, "--total", "8MiB", "--block", "1MiB",
 		"--heartbeat-timeout", heartbeatTimeout}, e.sshFlags()...)
 	o := e.head(t, time.Minute, append(base, "--hosts", e.c.HostsFile)...)
-	if o.code != 1 || o.took > faultLimit {
-		t.Errorf("read-only: exit %d after %v, want 1 within %v", o.code, o.took, faultLimit)
+	if o.Code != 1 || o.Took > faultLimit {
+		t.Errorf("read-only: exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
 	}
-	t.Log(finalError(t, o.stderr, "host node2 rank 1", "not writable", "read-only file system"))
+	t.Log(finalError(t, o.Stderr, "host node2 rank 1", "not writable", "read-only file system"))
 	e.checkNothingWritten(t)
 
 	missing := filepath.Join(e.dir, "missing")
 	hosts := writeFile(t, "hosts", "node1\nnode3\nnode4 dir="+missing+"\n")
 	o = e.head(t, time.Minute, append(base, "--hosts", hosts)...)
-	if o.code != 1 || o.took > faultLimit {
-		t.Errorf("missing: exit %d after %v, want 1 within %v", o.code, o.took, faultLimit)
+	if o.Code != 1 || o.Took > faultLimit {
+		t.Errorf("missing: exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
 	}
-	t.Log(finalError(t, o.stderr, "host node4 rank 2", missing, "no such file or directory"))
+	t.Log(finalError(t, o.Stderr, "host node4 rank 2", missing, "no such file or directory"))
 	e.checkNothingWritten(t)
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {
 		t.Errorf("the run created %s (stat: %v)", missing, err)

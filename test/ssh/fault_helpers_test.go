@@ -2,8 +2,6 @@ package ssh
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"ioswarm/result"
+	"ioswarm/test/harness"
 )
 
 // heartbeatTimeout is what the fault tests pass as --heartbeat-timeout:
@@ -24,7 +23,7 @@ const faultLimit = 10 * time.Second
 // out when it ends.
 type faultRun struct {
 	cmd    *exec.Cmd
-	stderr *lockedBuffer
+	stderr *harness.LockedBuffer
 	out    string
 }
 
@@ -86,7 +85,7 @@ func (e *env) waitEmptyOn(t *testing.T, node string, within time.Duration) {
 }
 
 // waitThreadFiles waits until the job directory holds n threads' files.
-func (e *env) waitThreadFiles(t *testing.T, n int, stderr *lockedBuffer) {
+func (e *env) waitThreadFiles(t *testing.T, n int, stderr *harness.LockedBuffer) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -129,7 +128,7 @@ func finalError(t *testing.T, stderr string, wants ...string) string {
 // claims to be whole yet lacks a thread.
 func checkIncomplete(t *testing.T, path, errLine string, threads int) *result.Job {
 	t.Helper()
-	job := loadJob(t, path)
+	job := harness.LoadResult(t, path)
 	if job.Complete || job.Error == "" || !strings.Contains(errLine, job.Error) {
 		t.Errorf("result file: complete %v, error %q; want incomplete with the error %q", job.Complete, job.Error, errLine)
 	}
@@ -141,34 +140,12 @@ func checkIncomplete(t *testing.T, path, errLine string, threads int) *result.Jo
 	return job
 }
 
-// coordinatorsLeft lists the processes on this machine running the binary
-// under test: after a run has exited there must be none.
-func (e *env) coordinatorsLeft(t *testing.T) []int {
-	t.Helper()
-	procs, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pids []int
-	for _, p := range procs {
-		var pid int
-		if _, err := fmt.Sscan(p.Name(), &pid); err != nil {
-			continue
-		}
-		link, err := os.Readlink(filepath.Join("/proc", p.Name(), "exe"))
-		if err == nil && strings.TrimSuffix(link, " (deleted)") == e.bin {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // checkClean waits until nothing of the job is left anywhere: no rank on
 // any node, no coordinator on the head, an empty benchmark directory.
 func (e *env) checkClean(t *testing.T, within time.Duration) {
 	t.Helper()
 	e.waitNothingLeft(t, within)
-	if left := e.coordinatorsLeft(t); len(left) != 0 {
+	if left := harness.ProcessesOf(t, e.bin); len(left) != 0 {
 		t.Errorf("coordinator processes still running: %v", left)
 	}
 }

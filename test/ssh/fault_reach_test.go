@@ -19,10 +19,10 @@ func TestUnreachableHostNamed(t *testing.T) {
 	args := append([]string{"run", "--hosts", "node[1-3]," + dead, "--threads", "4", "--dir", e.dir,
 		"--total", "8MiB", "--block", "1MiB"}, e.sshFlags()...)
 	o := e.head(t, time.Minute, args...)
-	if o.code != 1 || o.took > faultLimit {
-		t.Errorf("exit %d after %v, want 1 within %v", o.code, o.took, faultLimit)
+	if o.Code != 1 || o.Took > faultLimit {
+		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
 	}
-	finalError(t, o.stderr, "host "+e.c.HeadIP, e.c.HeadIP+":2", "connection refused")
+	finalError(t, o.Stderr, "host "+e.c.HeadIP, e.c.HeadIP+":2", "connection refused")
 	e.checkClean(t, 5*time.Second)
 }
 
@@ -34,8 +34,8 @@ func TestTamperedCacheReplaced(t *testing.T) {
 	e := newEnv(t, 4)
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir,
 		"--total", "8MiB", "--block", "1MiB"}, e.sshFlags()...)
-	if o := e.head(t, 2*time.Minute, args...); o.code != 0 {
-		t.Fatalf("first run exit %d\nstderr:\n%s", o.code, o.stderr)
+	if o := e.head(t, 2*time.Minute, args...); o.Code != 0 {
+		t.Fatalf("first run exit %d\nstderr:\n%s", o.Code, o.Stderr)
 	}
 	// The cluster's directory is visible at its own path on every node.
 	mark := filepath.Join(e.c.Dir, "tampered-binary-ran")
@@ -44,16 +44,16 @@ func TestTamperedCacheReplaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := e.head(t, 2*time.Minute, args...)
-	if o.code != 0 {
-		t.Fatalf("run after tampering: exit %d\nstderr:\n%s", o.code, o.stderr)
+	if o.Code != 0 {
+		t.Fatalf("run after tampering: exit %d\nstderr:\n%s", o.Code, o.Stderr)
 	}
 	sum := sha256.Sum256([]byte(script))
 	for _, want := range []string{
 		"warning: host node2: " + e.remoteExe() + " has sha256 " + hex.EncodeToString(sum[:])[:12] + ", not " + e.hash[:12] + "; replacing it",
 		"copied to 1, already cached on 3",
 	} {
-		if !strings.Contains(o.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, o.stderr)
+		if !strings.Contains(o.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, o.Stderr)
 		}
 	}
 	if _, err := os.Stat(mark); !os.IsNotExist(err) {

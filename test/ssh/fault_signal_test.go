@@ -4,6 +4,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"ioswarm/test/harness"
 )
 
 // SIGTERM (what a batch system or `kill` sends) on the coordinator stops
@@ -15,7 +17,7 @@ func TestTerminateStopsEveryNode(t *testing.T) {
 	if err := run.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	code, took := waitExit(t, run.cmd, faultLimit, run.stderr)
+	code, took := harness.WaitExit(t, run.cmd, faultLimit)
 	t.Logf("exit %d %v after SIGTERM", code, took)
 	if code != 143 {
 		t.Errorf("exit %d after SIGTERM, want 143", code)

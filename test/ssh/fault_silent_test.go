@@ -3,6 +3,8 @@ package ssh
 import (
 	"testing"
 	"time"
+
+	"ioswarm/test/harness"
 )
 
 // A node whose link goes down mid-run falls silent: the coordinator fails
@@ -25,7 +27,7 @@ func TestLinkDownMidPhase(t *testing.T) {
 		}
 	}
 	defer linkUp()
-	code, _ := waitExit(t, run.cmd, faultLimit-time.Since(fault), run.stderr)
+	code, _ := harness.WaitExit(t, run.cmd, faultLimit-time.Since(fault))
 	took := time.Since(fault)
 	msg := finalError(t, run.stderr.String(), "host node3 rank 2", "silent for more than 3s")
 	if code != 1 {
@@ -59,7 +61,7 @@ func TestFrozenNodeMidPhase(t *testing.T) {
 		}
 	}
 	defer thaw()
-	code, _ := waitExit(t, run.cmd, faultLimit-time.Since(fault), run.stderr)
+	code, _ := harness.WaitExit(t, run.cmd, faultLimit-time.Since(fault))
 	took := time.Since(fault)
 	msg := finalError(t, run.stderr.String(), "host node2 rank 1", "silent for more than 3s")
 	if code != 1 {
@@ -68,7 +70,7 @@ func TestFrozenNodeMidPhase(t *testing.T) {
 	t.Logf("exit %d %v after the fault: %s", code, took, msg)
 	checkIncomplete(t, run.out, msg, 4)
 	// The other nodes are clean already; node2's file waits for its rank.
-	if left := entries(t, e.dir); len(left) != 0 {
+	if left := harness.DirEntries(t, e.dir); len(left) != 0 {
 		t.Errorf("left in %s while node2 is frozen: %v", e.dir, left)
 	}
 	if files := e.filesOn(t, "node2"); len(files) != 1 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ioswarm/preflight"
+	"ioswarm/test/harness"
 )
 
 // The preflight over three nodes: a table line each, all ready, exit 0;
@@ -19,13 +20,13 @@ func TestHostsPreflight(t *testing.T) {
 	e := newEnv(t, 3)
 	args := append([]string{"hosts", "--hosts", e.c.HostsFile, "--dir", e.dir}, e.sshFlags()...)
 	o := e.head(t, 2*time.Minute, args...)
-	if o.code != 0 {
-		t.Fatalf("hosts exit %d\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
+	if o.Code != 0 {
+		t.Fatalf("hosts exit %d\nstdout:\n%s\nstderr:\n%s", o.Code, o.Stdout, o.Stderr)
 	}
 	line := regexp.MustCompile(`(?m)^(node\d)\s+ok\s+root\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+ \S+\s+yes\s+yes\s+[+-]\d+\.\d+ ms ±\d+\.\d+ ms$`)
-	got := line.FindAllStringSubmatch(o.stdout, -1)
-	if len(got) != 3 || !strings.Contains(o.stdout, "all 3 hosts ready") {
-		t.Fatalf("table:\n%s", o.stdout)
+	got := line.FindAllStringSubmatch(o.Stdout, -1)
+	if len(got) != 3 || !strings.Contains(o.Stdout, "all 3 hosts ready") {
+		t.Fatalf("table:\n%s", o.Stdout)
 	}
 	for i, m := range got {
 		if m[1] != fmt.Sprintf("node%d", i+1) || m[4] == "-" || m[4] == "unknown" {
@@ -34,8 +35,8 @@ func TestHostsPreflight(t *testing.T) {
 	}
 	o = e.head(t, 2*time.Minute, append(args, "--format", "json")...)
 	var res []preflight.Result
-	if err := json.Unmarshal([]byte(o.stdout), &res); err != nil || o.code != 0 || len(res) != 3 {
-		t.Fatalf("json: exit %d, %v:\n%s", o.code, err, o.stdout)
+	if err := json.Unmarshal([]byte(o.Stdout), &res); err != nil || o.Code != 0 || len(res) != 3 {
+		t.Fatalf("json: exit %d, %v:\n%s", o.Code, err, o.Stdout)
 	}
 	for _, r := range res {
 		if !r.OK || r.Report == nil || r.Clock == nil || r.Report.FreeBytes <= 0 {
@@ -49,7 +50,7 @@ func TestHostsPreflight(t *testing.T) {
 			t.Errorf("%s: clock %+v: offset outside its bound, or bound too loose", r.Host, *c)
 		}
 	}
-	if n := len(entries(t, e.dir)); n != 0 {
+	if n := len(harness.DirEntries(t, e.dir)); n != 0 {
 		t.Errorf("the preflight left %d entries in %s", n, e.dir)
 	}
 }
@@ -65,12 +66,12 @@ func TestHostsPreflightFailures(t *testing.T) {
 	missing := filepath.Join(e.dir, "missing")
 	args := append([]string{"hosts", "--hosts", e.c.HostsFile, "--dir", missing, "--connect-timeout", "2s"}, e.sshFlags()...)
 	o := e.head(t, time.Minute, args...)
-	if o.code != 1 {
-		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", o.code, o.stdout, o.stderr)
+	if o.Code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", o.Code, o.Stdout, o.Stderr)
 	}
 	for _, want := range []string{"node1: directory: stat " + missing, "node2: connect to", "2 of 2 hosts failed"} {
-		if !strings.Contains(o.stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, o.stdout)
+		if !strings.Contains(o.Stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, o.Stdout)
 		}
 	}
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"ioswarm/figures"
+	"ioswarm/test/harness"
 )
 
 // A hostile process on a node (built from testdata/intruder) connects to
@@ -37,7 +38,7 @@ func TestIntrudersRejected(t *testing.T) {
 		"--total", "64MiB", "--block", "1MiB", "--iterations", "30", "--drop-caches", "off",
 		"--listen", listen, "--output", out}, e.sshFlags()...)
 	cmd := e.c.Head(context.Background(), e.bin, args...)
-	stderr := &lockedBuffer{}
+	stderr := &harness.LockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -61,7 +62,7 @@ func TestIntrudersRejected(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatalf("run still going after 2 minutes; stderr:\n%s", stderr.String())
 	}
-	job := loadJob(t, out)
+	job := harness.LoadResult(t, out)
 	if !job.Complete {
 		t.Errorf("result incomplete: %s", job.Error)
 	}

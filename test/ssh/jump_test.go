@@ -17,8 +17,8 @@ func TestProxyJumpThroughLoginNode(t *testing.T) {
 	args := []string{"run", "--hosts", "node[2-3]", "--threads", "2", "--dir", e.dir,
 		"--total", "2MiB", "--block", "1MiB", "--ssh-config", config}
 	o := e.head(t, 2*time.Minute, args...)
-	if o.code != 0 {
-		t.Fatalf("run through node1 exit %d\nstderr:\n%s", o.code, o.stderr)
+	if o.Code != 0 {
+		t.Fatalf("run through node1 exit %d\nstderr:\n%s", o.Code, o.Stderr)
 	}
 	for _, node := range []string{"node2", "node3"} {
 		log := readFile(t, filepath.Join(e.c.Dir, "nodes", node, "sshd.log"))

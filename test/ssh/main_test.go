@@ -4,13 +4,9 @@ import (
 	"os"
 	"testing"
 
-	"ioswarm/test/testbin"
+	"ioswarm/test/harness"
 )
 
-var bin testbin.Builder
+var bin harness.Builder
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	bin.Cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(bin.Run(m)) }

@@ -10,6 +10,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/test/harness"
 )
 
 // Six threads over four nodes: placement 2,2,1,1 in host order, figures
@@ -21,13 +22,13 @@ func TestFourNodeRunThenCachedRerun(t *testing.T) {
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "6", "--dir", e.dir,
 		"--total", "96MiB", "--block", "1MiB", "--output", out}, e.sshFlags()...)
 	first := e.head(t, 3*time.Minute, args...)
-	if first.code != 0 {
-		t.Fatalf("run exit %d\nstderr:\n%s", first.code, first.stderr)
+	if first.Code != 0 {
+		t.Fatalf("run exit %d\nstderr:\n%s", first.Code, first.Stderr)
 	}
-	if !strings.Contains(first.stderr, "copied to 4, already cached on 0") {
-		t.Errorf("first run did not copy to every node; stderr:\n%s", first.stderr)
+	if !strings.Contains(first.Stderr, "copied to 4, already cached on 0") {
+		t.Errorf("first run did not copy to every node; stderr:\n%s", first.Stderr)
 	}
-	job := loadJob(t, out)
+	job := harness.LoadResult(t, out)
 	checkPlacement(t, job.Hosts)
 	if job.Launcher != "ssh" || !job.Complete {
 		t.Errorf("launcher %q, complete %v", job.Launcher, job.Complete)
@@ -50,11 +51,11 @@ func TestFourNodeRunThenCachedRerun(t *testing.T) {
 		before[node] = st.ModTime()
 	}
 	second := e.head(t, 3*time.Minute, args...)
-	if second.code != 0 {
-		t.Fatalf("second run exit %d\nstderr:\n%s", second.code, second.stderr)
+	if second.Code != 0 {
+		t.Fatalf("second run exit %d\nstderr:\n%s", second.Code, second.Stderr)
 	}
-	if !strings.Contains(second.stderr, "copied to 0, already cached on 4") {
-		t.Errorf("second run copied again; stderr:\n%s", second.stderr)
+	if !strings.Contains(second.Stderr, "copied to 0, already cached on 4") {
+		t.Errorf("second run copied again; stderr:\n%s", second.Stderr)
 	}
 	for _, node := range e.c.Nodes {
 		if st, err := os.Stat(e.cachedOn(node)); err != nil || !st.ModTime().Equal(before[node]) {
@@ -102,12 +103,12 @@ func TestUnknownHostKeyRefused(t *testing.T) {
 	o := e.head(t, time.Minute, "run", "--hosts", e.c.HostsFile, "--threads", "2", "--dir", e.dir,
 		"--total", "2MiB", "--block", "1MiB", "--ssh-config", config)
 	fp := e.fingerprint(t, "node2")
-	if o.code != 1 || !strings.Contains(o.stderr, "host node2") || !strings.Contains(o.stderr, fp) ||
-		!strings.Contains(o.stderr, "not known") {
-		t.Fatalf("exit %d, want 1 with node2 and %s named; stderr:\n%s", o.code, fp, o.stderr)
+	if o.Code != 1 || !strings.Contains(o.Stderr, "host node2") || !strings.Contains(o.Stderr, fp) ||
+		!strings.Contains(o.Stderr, "not known") {
+		t.Fatalf("exit %d, want 1 with node2 and %s named; stderr:\n%s", o.Code, fp, o.Stderr)
 	}
-	if strings.Contains(o.stderr, "host node1") {
-		t.Errorf("node1, whose key is known, was reported; stderr:\n%s", o.stderr)
+	if strings.Contains(o.Stderr, "host node1") {
+		t.Errorf("node1, whose key is known, was reported; stderr:\n%s", o.Stderr)
 	}
 	if _, err := os.Stat(e.cachedOn("node2")); !os.IsNotExist(err) {
 		t.Errorf("the binary reached node2 despite its unknown key (stat: %v)", err)
@@ -134,21 +135,21 @@ func TestLinkDownFailsWithinConnectTimeout(t *testing.T) {
 		"--total", "3MiB", "--block", "1MiB", "--connect-timeout", "2s"}, e.sshFlags()...)
 	// A first run fills the head's ARP cache, as on a cluster in use: a
 	// dial then waits for TCP, not for ARP to give up.
-	if o := e.head(t, 2*time.Minute, args...); o.code != 0 {
-		t.Fatalf("warm-up run exit %d\nstderr:\n%s", o.code, o.stderr)
+	if o := e.head(t, 2*time.Minute, args...); o.Code != 0 {
+		t.Fatalf("warm-up run exit %d\nstderr:\n%s", o.Code, o.Stderr)
 	}
 	if err := e.c.LinkDown("node3"); err != nil {
 		t.Fatal(err)
 	}
 	defer e.c.LinkUp("node3")
 	o := e.head(t, time.Minute, args...)
-	if o.code != 1 || !strings.Contains(o.stderr, "host node3") || !strings.Contains(o.stderr, "--connect-timeout") {
-		t.Fatalf("exit %d, want 1 naming node3 and the connect timeout; stderr:\n%s", o.code, o.stderr)
+	if o.Code != 1 || !strings.Contains(o.Stderr, "host node3") || !strings.Contains(o.Stderr, "--connect-timeout") {
+		t.Fatalf("exit %d, want 1 naming node3 and the connect timeout; stderr:\n%s", o.Code, o.Stderr)
 	}
 	// 2 s of timeout; generous slack for a loaded machine, but far below
 	// the minutes a kernel TCP timeout would take.
-	if o.took > 8*time.Second {
-		t.Errorf("failed after %v with --connect-timeout 2s", o.took)
+	if o.Took > 8*time.Second {
+		t.Errorf("failed after %v with --connect-timeout 2s", o.Took)
 	}
 	e.waitNothingLeft(t, 5*time.Second)
 }

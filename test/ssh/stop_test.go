@@ -12,6 +12,7 @@ import (
 
 	"ioswarm/launcher"
 	"ioswarm/test/cluster"
+	"ioswarm/test/harness"
 )
 
 // stubbornRank ignores the end of its input (a real rank stops there) and
@@ -70,7 +71,7 @@ func TestStopHelper(t *testing.T) {
 	if err := os.WriteFile(bin, []byte(stubbornRank), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	log := &lockedBuffer{}
+	log := &harness.LockedBuffer{}
 	l := &launcher.SSH{Binary: bin, Home: t.TempDir(), LocalUser: "root", ConfigFiles: []string{config},
 		ConnectTimeout: 5 * time.Second, Fanout: 1, Log: launcher.NewLineWriter(log), Grace: 2 * time.Second}
 	defer l.Close()

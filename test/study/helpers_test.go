@@ -1,35 +1,21 @@
 package study
 
 import (
-	"bytes"
-	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"ioswarm/test/harness"
 )
 
 // run executes the binary to completion and returns stdout, stderr and
 // the exit code.
 func run(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin.Path(t), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	return out.String(), errb.String(), code
+	o := harness.RunCmd(t, exec.Command(bin.Path(t), args...), 3*time.Minute)
+	return o.Stdout, o.Stderr, o.Code
 }
 
 // rankWatcher records the PIDs of every rank process of exe it sees
@@ -59,24 +45,15 @@ func watchRanks(exe string) *rankWatcher {
 	return w
 }
 
+// scan records the ranks running now. A failed listing records nothing
+// and the next scan tries again: a watcher cannot fail the test from its
+// own goroutine.
 func (w *rankWatcher) scan() {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		target, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
-		if err != nil || target != w.exe {
-			continue
-		}
-		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		args := strings.Split(string(cmdline), "\x00")
-		if len(args) > 1 && args[1] == "rank" {
-			w.mu.Lock()
-			w.pids[pid] = true
-			w.mu.Unlock()
-		}
+	pids, _ := rankPIDs(w.exe)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, pid := range pids {
+		w.pids[pid] = true
 	}
 }
 
@@ -93,34 +70,36 @@ func (w *rankWatcher) Stop() []int {
 	return out
 }
 
+// rankPIDs lists the live rank processes of exe: `exe rank ...`, not the
+// coordinator.
+func rankPIDs(exe string) ([]int, error) {
+	procs, err := harness.Processes()
+	var pids []int
+	for _, p := range procs {
+		if p.Exe != exe {
+			continue
+		}
+		if args := harness.Args(p.PID); len(args) > 1 && args[1] == "rank" {
+			pids = append(pids, p.PID)
+		}
+	}
+	return pids, err
+}
+
 // waitNoRanks waits up to 10 s for every rank process of exe to be gone.
 func waitNoRanks(t *testing.T, exe string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		w := &rankWatcher{exe: exe, pids: map[int]bool{}}
-		w.scan()
-		if len(w.pids) == 0 {
-			return
+	var pids []int
+	gone := harness.Poll(10*time.Second, 50*time.Millisecond, func() bool {
+		var err error
+		if pids, err = rankPIDs(exe); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("rank processes still running: %v", w.pids)
-		}
-		time.Sleep(50 * time.Millisecond)
+		return len(pids) == 0
+	})
+	if !gone {
+		t.Fatalf("rank processes still running: %v", pids)
 	}
-}
-
-func dirEntries(t *testing.T, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	return names
 }
 
 // fixture is a committed result file of package study.

@@ -17,6 +17,7 @@ import (
 	"ioswarm/figures"
 	"ioswarm/report"
 	"ioswarm/study"
+	"ioswarm/test/harness"
 )
 
 // The whole study on this machine: 1..4 threads over 2 local ranks
@@ -46,7 +47,7 @@ func TestSweepOneToFourThreads(t *testing.T) {
 			t.Errorf("no table row for %s threads:\n%s", n, stdout)
 		}
 	}
-	if left := dirEntries(t, dir); len(left) != 0 {
+	if left := harness.DirEntries(t, dir); len(left) != 0 {
 		t.Errorf("files left in --dir: %v", left)
 	}
 }
@@ -151,7 +152,7 @@ func TestSweepBadPointFailsUpFront(t *testing.T) {
 	if len(pids) != 0 {
 		t.Errorf("rank processes started: %v", pids)
 	}
-	if left := dirEntries(t, out); len(left) != 0 {
+	if left := harness.DirEntries(t, out); len(left) != 0 {
 		t.Errorf("files written: %v", left)
 	}
 }
@@ -242,7 +243,7 @@ func TestSweepInterruptedKeepsPoints(t *testing.T) {
 		t.Errorf("no chart for the measured points: %v", err)
 	}
 	waitNoRanks(t, exe)
-	if left := dirEntries(t, dir); len(left) != 0 {
+	if left := harness.DirEntries(t, dir); len(left) != 0 {
 		t.Errorf("files left in --dir: %v", left)
 	}
 }

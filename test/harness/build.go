@@ -1,6 +1,4 @@
-// Package testbin builds the real ioswarm binary once per test process, so
-// integration tests run exactly what users run.
-package testbin
+package harness
 
 import (
 	"os"
@@ -11,8 +9,9 @@ import (
 	"testing"
 )
 
-// Builder builds the binary on first use; a test package holds one in its
-// TestMain and removes Dir when done.
+// Builder builds the real binary once per test process, on first use, so
+// that integration tests run exactly what users run. A test package holds
+// one in a variable and calls Run from its TestMain.
 type Builder struct {
 	once sync.Once
 	dir  string
@@ -46,6 +45,15 @@ func (b *Builder) Cleanup() {
 	if b.dir != "" {
 		os.RemoveAll(b.dir)
 	}
+}
+
+// Run runs the package's tests, then removes the build, and returns the
+// exit code for TestMain to pass to os.Exit:
+//
+//	func TestMain(m *testing.M) { os.Exit(bin.Run(m)) }
+func (b *Builder) Run(m *testing.M) int {
+	defer b.Cleanup()
+	return m.Run()
 }
 
 func repoRoot() string {
