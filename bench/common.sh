@@ -37,12 +37,13 @@ build_ioswarm() {
 }
 
 # make_work creates a private work directory under $1 and removes it, and
-# everything the tools wrote there, when the script exits for any reason.
+# everything the tools wrote there, when the script exits for any reason,
+# after running $ON_EXIT (for other undoing a script registers).
 make_work() {
 	local parent=$1
 	[ -d "$parent" ] || die "$parent is not a directory"
 	WORK=$(mktemp -d "$parent/ioswarm-bench.XXXXXX")
-	trap 'rm -rf -- "$WORK"' EXIT
+	trap 'eval "${ON_EXIT:-}"; rm -rf -- "$WORK"' EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 }

@@ -4,7 +4,7 @@
 #
 # Usage: bench/rand-vs-fio.sh [PARENT_DIR]      (default /var/tmp; run as root)
 #   TOTAL_MIB=512  aggregate file size in MiB, divided among the threads
-#   THREADS="1 4 8 16"  ROUNDS=3  IOSWARM=/path/to/ioswarm (built if unset)
+#   THREADS="1 4 8 16"  ROUNDS=5  IOSWARM=/path/to/ioswarm (built if unset)
 #
 # Like with like:
 # - Workload: each thread has its own file of TOTAL_MIB/threads MiB and does
@@ -15,8 +15,15 @@
 #   fsync in both (ioswarm's default, fio's end_fsync=1).
 # - Same files: ioswarm writes the files (its untimed prefill) and keeps
 #   them (--keep); fio then runs on exactly those files, one job per file
-#   (a job file with one section per thread). fallocate=none so fio never
-#   touches the layout.
+#   (a job file with one section per thread), fallocate=none so fio never
+#   touches the layout. fio first rewrites the files sequentially, as
+#   ioswarm's prefill has just done, in the same process and right before
+#   its random groups: both tools then meet files in the same state at the
+#   same distance from a large write (on this VM the host caches the disk
+#   and is still flushing such a write when the random phase begins).
+#   fio runs its jobs as threads of one process (thread), as ioswarm runs
+#   its threads: fio's default of a process per job costs it about 1 s more
+#   CPU per million operations at 8 jobs here.
 # - Order: the tools alternate, and the order flips every round (round 1
 #   ioswarm then fio, round 2 fio then ioswarm on the files of round 1, ...),
 #   so neither always runs on the fresher files or the warmer machine; the
@@ -28,10 +35,13 @@
 # - p99: ioswarm's from its merged per-op histogram (buckets under 1% wide),
 #   fio's clat 99th percentile (for psync the time of the pread/pwrite call).
 # - CPU: user + system seconds of the whole process tree from /usr/bin/time
-#   (ioswarm: the coordinator and its rank process; fio: fio and its job
-#   processes) per million operations of both phases. ioswarm's count also
-#   holds its process start-up and its prefill of the files, which fio does
-#   not do here (about 0.1 s a run), so the comparison leans against ioswarm.
+#   (ioswarm: the coordinator and its rank process; fio: its one process)
+#   per million operations of both phases. Both counts hold a fixed cost
+#   besides the operations: start-up (ioswarm also hashes its own binary)
+#   and the sequential write of the files. So each round also runs each
+#   tool cut to one operation per thread and random phase (ioswarm
+#   --stonewall 1ns, fio number_ios=1) and the "net" figure is
+#   (CPU - CPU of that run) / (ops - its ops): the cost of an operation.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,7 +50,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 PARENT=${1:-/var/tmp}
 TOTAL_MIB=${TOTAL_MIB:-512}
 THREADS=${THREADS:-"1 4 8 16"}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 
 need_tools
 for t in $THREADS; do
@@ -51,87 +61,115 @@ make_work "$PARENT"
 build_ioswarm "$WORK"
 RESULTS=$WORK/results.tsv
 
-# run_ioswarm T ROUND: randwrite then randread on new files, kept; prints
-# the job directory holding them and appends one result line.
+# run_ioswarm T ROUND [fixed]: randwrite then randread on new files, kept;
+# prints the job directory holding them and appends one result line. With
+# "fixed" it is the same run cut by --stonewall 1ns after one operation a
+# thread, its files not kept: the run's cost without its operations.
 run_ioswarm() {
-	local t=$1 round=$2 out=$WORK/ioswarm-$1-$2.json
+	local t=$1 round=$2 kind=${3:-} out=$WORK/ioswarm-$1-$2.json extra=(--keep)
+	[ "$kind" = fixed ] && extra=(--stonewall 1ns)
 	/usr/bin/time -f '%U %S' -o "$WORK/time" "$IOSWARM" run --dir "$WORK" \
 		--phases randwrite,randread --direct --threads "$t" --total "${TOTAL_MIB}MiB" \
-		--keep --quiet --format json --output "$out" >/dev/null ||
+		"${extra[@]}" --quiet --format json --output "$out" >/dev/null ||
 		die "ioswarm failed at $t threads (see $out)"
-	python3 - "$out" "$t" "$round" "$(cpu_seconds "$WORK/time")" >>"$RESULTS" <<'PY'
+	python3 - "$out" "ioswarm${kind:+-$kind}" "$t" "$round" "$(cpu_seconds "$WORK/time")" >>"$RESULTS" <<'PY'
 import json, sys
-path, t, rnd, cpu = sys.argv[1:]
+path, tool, t, rnd, cpu = sys.argv[1:]
 job = json.load(open(path))
 ph = {p["name"]: p for p in job["phases"]}
 w, r = ph["randwrite"], ph["randread"]
-print("ioswarm", t, rnd, w["iops"], r["iops"], w["latency_ns"]["p99"], r["latency_ns"]["p99"],
+print(tool, t, rnd, w["iops"], r["iops"], w["latency_ns"]["p99"], r["latency_ns"]["p99"],
       cpu, w["ops"] + r["ops"], sep="\t")
 PY
-	echo "$WORK/ioswarm-$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job_id"])' "$out")"
+	[ "$kind" = fixed ] ||
+		echo "$WORK/ioswarm-$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job_id"])' "$out")"
 }
 
-# fio_jobfile T DIR: one randwrite section per file, then (after a
-# stonewall, so in a second group) one randread section per file.
+# fio_jobfile T DIR [fixed]: three groups, one section per file in each,
+# separated by stonewalls: a sequential rewrite of the files in 16 MiB
+# records with fsync (as ioswarm's untimed prefill writes them right before
+# its random phases), then randwrite, then randread. With "fixed" each
+# random job does one operation (number_ios=1); the rewrite stays whole,
+# as ioswarm's prefill does in its fixed-cost run.
 fio_jobfile() {
-	local t=$1 dir=$2 i
+	local t=$1 dir=$2 kind=${3:-} i
 	printf '[global]\nioengine=psync\ndirect=1\nbs=4k\nsize=%dm\nrandrepeat=0\nnorandommap\n' $((TOTAL_MIB / t))
-	printf 'fallocate=none\ngroup_reporting\n'
+	printf 'fallocate=none\nthread\ngroup_reporting\n'
 	for ((i = 0; i < t; i++)); do
-		printf '[w%d]\nrw=randwrite\nend_fsync=1\nfilename=%s/t%d.dat\n' "$i" "$dir" "$i"
+		printf '[p%d]\nrw=write\nbs=16m\nend_fsync=1\nfilename=%s/t%d.dat\n' "$i" "$dir" "$i"
 	done
-	for ((i = 0; i < t; i++)); do
-		printf '[r%d]\nrw=randread\nfilename=%s/t%d.dat\n' "$i" "$dir" "$i"
-		[ "$i" = 0 ] && printf 'stonewall\n'
+	for rw in randwrite randread; do
+		for ((i = 0; i < t; i++)); do
+			printf '[%s%d]\nrw=%s\nfilename=%s/t%d.dat\n' "${rw:4:1}" "$i" "$rw" "$dir" "$i"
+			[ "$i" = 0 ] && printf 'stonewall\n'
+			[ "$rw" = randwrite ] && printf 'end_fsync=1\n'
+			[ "$kind" = fixed ] && printf 'number_ios=1\n'
+		done
 	done
 	return 0
 }
 
-# run_fio T ROUND DIR: the same phases on ioswarm's files in DIR.
+# run_fio T ROUND DIR [fixed]: the same phases on ioswarm's files in DIR.
 run_fio() {
-	local t=$1 round=$2 dir=$3 out=$WORK/fio-$1-$2.json
-	fio_jobfile "$t" "$dir" >"$WORK/job.fio"
+	local t=$1 round=$2 dir=$3 kind=${4:-} out=$WORK/fio-$1-$2.json
+	fio_jobfile "$t" "$dir" "$kind" >"$WORK/job.fio"
 	/usr/bin/time -f '%U %S' -o "$WORK/time" fio --output-format=json --output="$out" "$WORK/job.fio" \
 		>/dev/null || die "fio failed at $t threads (see $out)"
-	python3 - "$out" "$t" "$round" "$(cpu_seconds "$WORK/time")" >>"$RESULTS" <<'PY'
+	python3 - "$out" "fio${kind:+-$kind}" "$t" "$round" "$(cpu_seconds "$WORK/time")" >>"$RESULTS" <<'PY'
 import json, sys
-path, t, rnd, cpu = sys.argv[1:]
+path, tool, t, rnd, cpu = sys.argv[1:]
 jobs = json.load(open(path))["jobs"]
-w = next(j for j in jobs if j["groupid"] == 0)["write"]
-r = next(j for j in jobs if j["groupid"] == 1)["read"]
+w = next(j for j in jobs if j["groupid"] == 1)["write"]
+r = next(j for j in jobs if j["groupid"] == 2)["read"]
 p99 = lambda d: d["clat_ns"]["percentile"]["99.000000"]
-print("fio", t, rnd, w["iops"], r["iops"], p99(w), p99(r), cpu, w["total_ios"] + r["total_ios"], sep="\t")
+print(tool, t, rnd, w["iops"], r["iops"], p99(w), p99(r), cpu, w["total_ios"] + r["total_ios"], sep="\t")
 PY
 }
 
+# pair T ROUND: both tools, in this round's order, then the fixed-cost run
+# of each; the file sets of the last round are kept per thread count.
 declare -A files
-echo "rand-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, $ROUNDS rounds, in $WORK" >&2
+pair() {
+	local t=$1 round=$2 new
+	if ((round % 2 == 1)); then
+		new=$(run_ioswarm "$t" "$round")
+		[ -z "${files[$t]:-}" ] || rm -rf -- "${files[$t]}"
+		files[$t]=$new
+		run_fio "$t" "$round" "${files[$t]}"
+	else
+		run_fio "$t" "$round" "${files[$t]}"
+		new=$(run_ioswarm "$t" "$round")
+		rm -rf -- "${files[$t]}"
+		files[$t]=$new
+	fi
+	tail -n 2 "$RESULTS" | awk -F'\t' '{ printf "  round %s  %2s threads  %-7s  randwrite %7.0f IOPS  randread %7.0f IOPS  cpu %.2f s\n", $3, $2, $1, $4, $5, $8 }'
+	run_ioswarm "$t" "$round" fixed
+	run_fio "$t" "$round" "${files[$t]}" fixed
+}
+
+echo "rand-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, $ROUNDS rounds, in $WORK"
 for ((round = 1; round <= ROUNDS; round++)); do
 	for t in $THREADS; do
-		if ((round % 2 == 1)); then
-			new=$(run_ioswarm "$t" "$round")
-			[ -z "${files[$t]:-}" ] || rm -rf -- "${files[$t]}"
-			files[$t]=$new
-			run_fio "$t" "$round" "${files[$t]}"
-		else
-			run_fio "$t" "$round" "${files[$t]}"
-			new=$(run_ioswarm "$t" "$round")
-			rm -rf -- "${files[$t]}"
-			files[$t]=$new
-		fi
-		tail -n 2 "$RESULTS" | awk -F'\t' '{ printf "  round %s  %2s threads  %-7s  randwrite %7.0f IOPS  randread %7.0f IOPS  cpu %.2f s\n", $3, $2, $1, $4, $5, $8 }' >&2
+		pair "$t" "$round"
 	done
 done
 
 python3 - "$RESULTS" <<'PY'
 import statistics as st, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+def runs(tool, t):
+    return {r[2]: r for r in rows if r[0] == tool and r[1] == t}
 def med(tool, t, col):
-    return st.median(float(r[col]) for r in rows if r[0] == tool and r[1] == t)
+    return st.median(float(r[col]) for r in runs(tool, t).values())
 def cpu(tool, t):  # CPU seconds per million operations, per run, then the median
-    return st.median(float(r[7]) / float(r[8]) * 1e6 for r in rows if r[0] == tool and r[1] == t)
+    return st.median(float(r[7]) / float(r[8]) * 1e6 for r in runs(tool, t).values())
+def net(tool, t):  # the same, the round's fixed-cost run taken off first
+    full, fixed = runs(tool, t), runs(tool + "-fixed", t)
+    return st.median((float(full[k][7]) - float(fixed[k][7])) / (float(full[k][8]) - float(fixed[k][8])) * 1e6
+                     for k in full)
 threads = sorted({r[1] for r in rows}, key=int)
 n = len({r[2] for r in rows})
+print()
 print(f"medians of {n} rounds; IOPS, p99 in µs, CPU s per million ops; ratio = ioswarm / fio")
 print(f"{'threads':>7} {'phase':>9} | {'IOPS ioswarm':>12} {'fio':>9} {'ratio':>6} | {'p99 ioswarm':>11} {'fio':>8} {'ratio':>6}")
 for t in threads:
@@ -140,8 +178,10 @@ for t in threads:
         pa, pb = med("ioswarm", t, pcol) / 1e3, med("fio", t, pcol) / 1e3
         print(f"{t:>7} {name:>9} | {a:>12.0f} {b:>9.0f} {a / b:>6.3f} | {pa:>11.1f} {pb:>8.1f} {pa / pb:>6.3f}")
 print()
-print(f"{'threads':>7} | {'CPU s/Mops ioswarm':>18} {'fio':>8} {'ratio':>6}   (both phases, whole process tree)")
+print("CPU s per million ops of both phases: whole process tree, and net of each run's fixed cost")
+print(f"{'threads':>7} | {'whole ioswarm':>13} {'fio':>7} {'ratio':>6} | {'net ioswarm':>11} {'fio':>7} {'ratio':>6}")
 for t in threads:
     a, b = cpu("ioswarm", t), cpu("fio", t)
-    print(f"{t:>7} | {a:>18.2f} {b:>8.2f} {a / b:>6.3f}")
+    na, nb = net("ioswarm", t), net("fio", t)
+    print(f"{t:>7} | {a:>13.2f} {b:>7.2f} {a / b:>6.3f} | {na:>11.2f} {nb:>7.2f} {na / nb:>6.3f}")
 PY

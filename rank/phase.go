@@ -24,10 +24,44 @@ const progressEvery = time.Second
 // threads are made ready first; then all workers are released together at
 // req.ReleaseAt on this rank's clock.
 func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
+	p := s.params(req)
+	bufs, err := s.prepare(p)
+	if err != nil {
+		return RunReply{}, err
+	}
+	defer freeBuffers(bufs)
+	release := make(chan struct{})
+	errs, wait := s.startWorkers(ctx, p, bufs, release)
+	finished := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.stop.Store(true)
+		case <-finished:
+		}
+	}()
+	defer close(finished)
+
+	if err := clock.SleepUntil(ctx, req.ReleaseAt); err != nil {
+		wait()
+		return RunReply{}, err
+	}
+	released := clock.Now()
+	close(release)
+	go s.reportProgress(req.Phase, finished)
+	wait()
+	if err := firstError(errs); err != nil {
+		return RunReply{}, err
+	}
+	return s.phaseReply(released), nil
+}
+
+// params is what the phase req asks of every worker.
+func (s *state) params(req Run) *phaseParams {
 	p := &phaseParams{
 		name: req.Phase, block: s.job.Block, direct: s.job.Direct, fsync: s.job.Fsync,
 		verify: s.job.Verify, seed: s.job.Seed ^ uint64(req.Iteration+1)*0x9e3779b97f4a7c15,
-		stop: new(atomic.Bool),
+		stop: new(atomic.Bool), locked: true,
 	}
 	if req.Phase == "randwrite" || req.Phase == "randread" {
 		p.block = s.job.RandBlock
@@ -35,20 +69,30 @@ func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
 	if req.StonewallNS > 0 {
 		p.stonewall = req.ReleaseAt + req.StonewallNS
 	}
+	return p
+}
+
+// prepare gives every worker a fresh histogram and a buffer with every
+// page touched: first-touch faults inside the window would be charged to
+// the filesystem, and right after a cache drop they are slow on virtual
+// machines.
+func (s *state) prepare(p *phaseParams) ([][]byte, error) {
 	bufs, err := alignedBuffers(len(s.workers), p.block)
 	if err != nil {
-		return RunReply{}, err
+		return nil, err
 	}
-	defer freeBuffers(bufs)
 	for i, w := range s.workers {
 		w.hist = histogram.New()
-		// Touch every page now: first-touch faults inside the window
-		// would be charged to the filesystem, and right after a cache
-		// drop they are slow on virtual machines.
 		w.pat.fill(bufs[i], 0)
 	}
+	return bufs, nil
+}
 
-	release := make(chan struct{})
+// startWorkers starts one goroutine per worker, each waiting for release
+// (or ctx) before it runs the phase. It returns their errors, filled in by
+// the time wait returns.
+func (s *state) startWorkers(ctx context.Context, p *phaseParams, bufs [][]byte,
+	release <-chan struct{}) ([]error, func()) {
 	errs := make([]error, len(s.workers))
 	var wg sync.WaitGroup
 	for i, w := range s.workers {
@@ -57,6 +101,8 @@ func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
 			defer wg.Done()
 			// One OS thread per benchmark thread, as the threads of
 			// IOzone or fio: a blocking write holds its own thread.
+			// (The lock is let go only between operations, to pass
+			// through the scheduler: see yield.)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			select {
@@ -71,28 +117,7 @@ func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
 			}
 		}()
 	}
-	finished := make(chan struct{})
-	go func() {
-		select {
-		case <-ctx.Done():
-			p.stop.Store(true)
-		case <-finished:
-		}
-	}()
-	defer close(finished)
-
-	if err := clock.SleepUntil(ctx, req.ReleaseAt); err != nil {
-		wg.Wait()
-		return RunReply{}, err
-	}
-	released := clock.Now()
-	close(release)
-	go s.reportProgress(req.Phase, finished)
-	wg.Wait()
-	if err := firstError(errs); err != nil {
-		return RunReply{}, err
-	}
-	return s.phaseReply(released), nil
+	return errs, wg.Wait
 }
 
 // firstError prefers a thread's real failure over the errStopped of the
@@ -174,7 +199,12 @@ func ensureProcs(threads int) {
 }
 
 // alignedBuffers maps page-aligned buffers, as O_DIRECT requires, before
-// the timed window.
+// the timed window. Large ones are asked to live on huge pages: O_DIRECT
+// hands the device the buffer's physical pages, and 4 KiB pages scattered
+// in memory cut a 16 MiB record into requests of a few hundred KiB (the
+// device takes a bounded number of segments per request), where 2 MiB
+// pages let it build requests as large as it accepts. Best effort: where
+// transparent huge pages are off, the advice is ignored.
 func alignedBuffers(n int, size int64) ([][]byte, error) {
 	bufs := make([][]byte, 0, n)
 	for i := 0; i < n; i++ {
@@ -183,10 +213,17 @@ func alignedBuffers(n int, size int64) ([][]byte, error) {
 			freeBuffers(bufs)
 			return nil, fmt.Errorf("allocate %d buffers of %d bytes: %w", n, size, err)
 		}
+		if size >= hugePage {
+			_ = unix.Madvise(b, unix.MADV_HUGEPAGE)
+		}
 		bufs = append(bufs, b)
 	}
 	return bufs, nil
 }
+
+// hugePage is the size of a transparent huge page on x86-64 and arm64
+// with 4 KiB base pages; smaller buffers cannot use one.
+const hugePage = 2 << 20
 
 func freeBuffers(bufs [][]byte) {
 	for _, b := range bufs {

@@ -85,3 +85,20 @@ func TestStonewallOnLastOpIsNotACut(t *testing.T) {
 		t.Fatalf("record %+v, want the whole one-record file timed", r)
 	}
 }
+
+// Timed operations pass through the scheduler every yieldEvery, counted
+// from the operation that crossed the last mark (see yieldEvery).
+func TestAccountYieldsOnSchedule(t *testing.T) {
+	w := testWorker(t, 4096)
+	p := testParams("read", 4096)
+	w.log.reset(2, 2)
+	w.yieldAt = 1000
+	w.account(p, 0, 999, 1, 4096, true)
+	if w.yieldAt != 1000 {
+		t.Fatalf("yielded before the mark: next at %d", w.yieldAt)
+	}
+	w.account(p, 0, 1500, 2, 8192, true)
+	if w.yieldAt != 1500+yieldEvery {
+		t.Fatalf("after the mark the next yield is at %d, want %d", w.yieldAt, 1500+yieldEvery)
+	}
+}

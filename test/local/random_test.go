@@ -161,8 +161,8 @@ func hasRow(text string, want []string) bool {
 
 // A stonewall cuts both a sequential writer and a random reader. The run
 // is sized to take about half a second a phase here (16384 O_DIRECT ops of
-// 4 KiB at queue depth 1 on 2 threads); a machine
-// fast enough to finish inside the stonewall skips rather than passes.
+// 4 KiB at queue depth 1 on 2 threads); a machine fast enough to finish
+// inside the stonewall skips rather than passes.
 func TestStonewallCutsAndWritersFinish(t *testing.T) {
 	const stonewall = 200 * time.Millisecond
 	const threads, fileSize = 2, 32 << 20
