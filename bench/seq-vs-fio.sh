@@ -35,6 +35,15 @@
 #   syncs inside its I/O loop). fio's runtime starts per job after its
 #   setup, so it leaves out thread start skew and is, if anything, the
 #   kinder figure to fio.
+# - Data: both tools write data no 4 KiB block of which repeats (ioswarm's
+#   stamps; fio's default scramble_buffers puts the offset and a time in
+#   every 512 bytes); fio keeps its default buffers otherwise, since
+#   refill_buffers would cost it ~0.75 s of CPU per 4 GiB written. Open
+#   question: in some runs a buffered 1-thread read of what ioswarm wrote
+#   comes out at either ~1.8 or ~3.2 GB/s, round by round, while fio's
+#   stays near 2.8 (measured with and without fio's fadvise hint); with
+#   refill_buffers fio's reads split the same way. A slow ioswarm round has
+#   the same per-record p50 as a fast one. Read such medians with care.
 # - Order: the tools alternate, ioswarm then fio, round after round, on the
 #   same directory; the figures are medians over the rounds. On these VMs a
 #   buffered write right after a cache drop is slow and an immediate rerun

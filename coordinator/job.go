@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"ioswarm/barrier"
+	"ioswarm/figures"
 	"ioswarm/launcher"
 	"ioswarm/rank"
 	"ioswarm/result"
@@ -96,6 +97,7 @@ func (j *job) run(ctx context.Context) error {
 			j.res.Phases = append(j.res.Phases, p)
 		}
 	}
+	j.res.Summary = figures.Summarize(j.res.Phases)
 	if _, err := j.s.coord.Call(ctx, rank.KindCleanup, same(rank.Empty{})); err != nil {
 		return fmt.Errorf("cleanup: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 
 	"ioswarm/result"
 )
@@ -31,6 +32,10 @@ func Check(job *result.Job) error {
 		if err := compare(stored, &again); err != nil {
 			return fmt.Errorf("phase %s iteration %d: %w", stored.Name, stored.Iteration, err)
 		}
+	}
+	// The summary, when present, must be what the phases give.
+	if len(job.Summary) > 0 && !reflect.DeepEqual(job.Summary, Summarize(job.Phases)) {
+		return errors.New("summary across iterations does not match the phases' figures")
 	}
 	return nil
 }

@@ -107,3 +107,16 @@ func TestCheckRejectsUnreducible(t *testing.T) {
 		t.Fatal("Check(nil) passed")
 	}
 }
+
+// A result file's summary across iterations is checked against its phases.
+func TestCheckCatchesTamperedSummary(t *testing.T) {
+	job := reducedJob(t)
+	job.Summary = Summarize(job.Phases)
+	if err := Check(job); err != nil {
+		t.Fatalf("true summary rejected: %v", err)
+	}
+	job.Summary[0].Bandwidth.Mean *= 1.01
+	if err := Check(job); err == nil || !strings.Contains(err.Error(), "summary") {
+		t.Fatalf("tampered summary passed: %v", err)
+	}
+}

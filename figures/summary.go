@@ -6,28 +6,12 @@ import (
 	"ioswarm/result"
 )
 
-// Stat summarises one figure over the iterations of a phase.
-type Stat struct {
-	Mean   float64 `json:"mean"`
-	Min    float64 `json:"min"`
-	Max    float64 `json:"max"`
-	Stddev float64 `json:"stddev"` // sample standard deviation (n−1); 0 for n = 1
-	N      int     `json:"n"`
-}
-
-// Summary holds the figures of one phase name across its iterations.
-// Latency percentiles are in nanoseconds; the other figures are rates.
-type Summary struct {
-	Name               string `json:"name"`
-	Iterations         int    `json:"iterations"`
-	Bandwidth          Stat   `json:"bandwidth"`
-	FirstDoneBandwidth Stat   `json:"first_done_bandwidth"`
-	SumOfRates         Stat   `json:"sum_of_rates"`
-	IOPS               Stat   `json:"iops"`
-	P50                Stat   `json:"p50"`
-	P99                Stat   `json:"p99"`
-	P999               Stat   `json:"p999"`
-}
+// Stat and Summary live in the result package, since they are part of the
+// result file; these names keep the figure code readable.
+type (
+	Stat    = result.Stat
+	Summary = result.PhaseSummary
+)
 
 // Summarize returns one Summary per phase name, in the order the names
 // first appear in phases. It uses the figures stored in each phase; run

@@ -23,6 +23,9 @@ type Job struct {
 	// phases present are then not a valid measurement of the whole job.
 	Complete bool   `json:"complete"`
 	Error    string `json:"error,omitempty"`
+	// Summary holds, per phase name, mean, min, max and sample standard
+	// deviation of each figure across iterations (figures.Summarize).
+	Summary []PhaseSummary `json:"summary,omitempty"`
 }
 
 // Config is everything that shaped the run.
@@ -123,4 +126,27 @@ type Thread struct {
 	StartNS          int64  `json:"start_ns"`
 	EndNS            int64  `json:"end_ns"`
 	BytesAtFirstDone int64  `json:"bytes_at_first_done"`
+}
+
+// Stat summarises one figure over the iterations of a phase.
+type Stat struct {
+	Mean   float64 `json:"mean"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+	Stddev float64 `json:"stddev"` // sample standard deviation (n−1); 0 for n = 1
+	N      int     `json:"n"`
+}
+
+// PhaseSummary holds the figures of one phase name across its iterations.
+// Latency percentiles are in nanoseconds; the other figures are rates.
+type PhaseSummary struct {
+	Name               string `json:"name"`
+	Iterations         int    `json:"iterations"`
+	Bandwidth          Stat   `json:"bandwidth"`
+	FirstDoneBandwidth Stat   `json:"first_done_bandwidth"`
+	SumOfRates         Stat   `json:"sum_of_rates"`
+	IOPS               Stat   `json:"iops"`
+	P50                Stat   `json:"p50"`
+	P99                Stat   `json:"p99"`
+	P999               Stat   `json:"p999"`
 }

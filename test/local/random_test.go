@@ -105,6 +105,12 @@ func TestIterationsSummary(t *testing.T) {
 	if err := figures.Check(job); err != nil {
 		t.Fatal(err)
 	}
+	// The JSON carries the same summary (Check has verified it against
+	// the phases): one entry per phase name, over 3 iterations.
+	if len(job.Summary) != 2 || job.Summary[0].Name != "write" || job.Summary[1].Name != "randread" ||
+		job.Summary[0].Bandwidth.N != 3 || job.Summary[1].IOPS.N != 3 {
+		t.Fatalf("summary in the result file: %+v", job.Summary)
+	}
 	_, summary, ok := strings.Cut(stdout, "across iterations")
 	if !ok {
 		t.Fatalf("no summary block:\n%s", stdout)
