@@ -19,7 +19,7 @@ func WriteTable(w io.Writer, job *result.Job) error {
 	if job == nil {
 		return errors.New("no job to report")
 	}
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w, What: "table"}
 	if !job.Complete {
 		reason := job.Error
 		if reason == "" {
@@ -31,25 +31,26 @@ func WriteTable(w io.Writer, job *result.Job) error {
 	writePhases(ew, job.Phases)
 	writeSummary(ew, job.Phases)
 	writeWarnings(ew, job.Warnings)
-	return ew.err
+	return ew.Err
 }
 
-// errWriter keeps the first write error so the section writers can print
-// freely and WriteTable reports the failure once.
-type errWriter struct {
-	w   io.Writer
-	err error
+// ErrWriter keeps the first write error so a writer of many lines can
+// print freely and report the failure once, naming what it was writing.
+type ErrWriter struct {
+	W    io.Writer
+	What string // "table", "comparison", ...
+	Err  error
 }
 
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
+func (e *ErrWriter) Write(p []byte) (int, error) {
+	if e.Err != nil {
+		return 0, e.Err
 	}
-	n, err := e.w.Write(p)
+	n, err := e.W.Write(p)
 	if err != nil {
-		e.err = fmt.Errorf("writing table: %w", err)
+		e.Err = fmt.Errorf("writing %s: %w", e.What, err)
 	}
-	return n, e.err
+	return n, e.Err
 }
 
 // clean replaces tabs and line breaks, which would break the table's

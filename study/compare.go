@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"ioswarm/report"
 	"math"
 	"sort"
 	"strconv"
@@ -88,7 +89,7 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	if a == nil || b == nil {
 		return errors.New("compare needs two studies")
 	}
-	ew := &errWriter{w: w}
+	ew := &report.ErrWriter{W: w, What: "comparison"}
 	names := Names(a, b)
 	fmt.Fprintf(ew, "A  %s: %s\n", clean(names[0]), a.Describe())
 	fmt.Fprintf(ew, "B  %s: %s\n", clean(names[1]), b.Describe())
@@ -111,7 +112,7 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	for _, line := range unmatched(pairs) {
 		fmt.Fprintln(ew, line)
 	}
-	return ew.err
+	return ew.Err
 }
 
 // columns returns the width of the phase column and the column titles:
@@ -196,22 +197,4 @@ func Names(ss ...*Sweep) []string {
 		}
 	}
 	return names
-}
-
-// errWriter keeps the first write error so printing can go on freely and
-// the failure is reported once.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	if err != nil {
-		e.err = fmt.Errorf("writing comparison: %w", err)
-	}
-	return n, e.err
 }
