@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,7 +76,7 @@ func (o *Options) Validate() error {
 	}
 	seen := map[string]bool{}
 	for _, p := range o.Phases {
-		if !contains(knownPhases, p) {
+		if !slices.Contains(knownPhases, p) {
 			return usagef("--phases: unknown phase %q (known: %s)", p, strings.Join(knownPhases, ", "))
 		}
 		if seen[p] {
@@ -160,7 +161,7 @@ func (o *Options) validateSizes() error {
 }
 
 func (o *Options) needsRand() bool {
-	return contains(o.Phases, "randwrite") || contains(o.Phases, "randread")
+	return slices.Contains(o.Phases, "randwrite") || slices.Contains(o.Phases, "randread")
 }
 
 // checkLocalDir catches a missing or unwritable directory before any rank
@@ -177,13 +178,4 @@ func checkLocalDir(dir string) error {
 		return usagef("--dir %s: not writable: %v", dir, err)
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -87,7 +88,7 @@ func (id *identities) addConfigured(k *keyList, h hop, agentKeys []ssh.Signer) e
 		case kf.pub != nil && agentHas(agentKeys, kf.pub) != nil:
 			k.add(agentHas(agentKeys, kf.pub))
 			k.tried = append(k.tried, p+" (through ssh-agent)")
-		case inList(id.explicit, p):
+		case slices.Contains(id.explicit, p):
 			return fmt.Errorf("--identity %s: %w", p, kf.err)
 		case !errors.Is(kf.err, os.ErrNotExist):
 			k.tried = append(k.tried, fmt.Sprintf("%s (unusable: %v)", p, kf.err))

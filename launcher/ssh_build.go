@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -92,7 +93,7 @@ func unamesFor(m elf.Machine, class elf.Class, data elf.Data) []string {
 
 // checkArch says whether a node reporting uname can run the build.
 func (b *binaryInfo) checkArch(uname string) error {
-	if b.unames == nil || inList(b.unames, strings.TrimSpace(uname)) {
+	if b.unames == nil || slices.Contains(b.unames, strings.TrimSpace(uname)) {
 		return nil
 	}
 	return fmt.Errorf("the node is %s but this ioswarm binary is built for %s (%s); every rank "+

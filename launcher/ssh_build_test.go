@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,11 +120,11 @@ func TestUnamesFor(t *testing.T) {
 		{elf.EM_LOONGARCH, elf.ELFCLASS64, elf.ELFDATA2LSB, "loongarch64"},
 	}
 	for _, c := range cases {
-		if got := unamesFor(c.m, c.class, c.data); !inList(got, c.want) {
+		if got := unamesFor(c.m, c.class, c.data); !slices.Contains(got, c.want) {
 			t.Errorf("%v: %v does not hold %s", c.m, got, c.want)
 		}
 	}
-	if got := unamesFor(elf.EM_AARCH64, elf.ELFCLASS64, elf.ELFDATA2LSB); inList(got, "x86_64") {
+	if got := unamesFor(elf.EM_AARCH64, elf.ELFCLASS64, elf.ELFDATA2LSB); slices.Contains(got, "x86_64") {
 		t.Errorf("aarch64 maps to %v", got)
 	}
 }

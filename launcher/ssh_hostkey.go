@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -92,7 +93,7 @@ func (k *hostKeys) knownAlgorithms(d *keyDB, name string) ([]string, error) {
 	var algos []string
 	for _, w := range ke.Want {
 		for _, a := range algorithmsFor(w.Key.Type()) {
-			if !inList(algos, a) {
+			if !slices.Contains(algos, a) {
 				algos = append(algos, a)
 			}
 		}
@@ -142,13 +143,4 @@ func (d *keyDB) verify(name string, remote net.Addr, key ssh.PublicKey) error {
 			host, re.Revoked.Filename, re.Revoked.Line, offered)
 	}
 	return fmt.Errorf("checking the host key of %s: %w", host, err)
-}
-
-func inList(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -67,7 +68,7 @@ func (l *SSH) track(c *sshConn) error {
 func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats) ([]string, error) {
 	var paths []string
 	for _, t := range g {
-		if p := l.exeOf(t); !inList(paths, p) {
+		if p := l.exeOf(t); !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}

@@ -168,7 +168,7 @@ func (s *state) doSetup(in Setup) (SetupReply, error) {
 	return reply, nil
 }
 
-// lastPhase remembers the op size of the phase just run for firstdone.
+// opBytes is the operation size of the phase just run, for firstdone.
 func (s *state) opBytes() int64 {
 	if len(s.workers) > 0 && s.workers[0].rec.Ops > 0 {
 		return s.workers[0].rec.Bytes / s.workers[0].rec.Ops

@@ -6,6 +6,7 @@ import (
 	"io"
 	"ioswarm/report"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ func Match(a, b *Sweep) []Pair {
 	add(b, func(p *Pair, f *Figure) { p.B = f })
 	order := a.Phases()
 	for _, p := range b.Phases() {
-		if !containsString(order, p) {
+		if !slices.Contains(order, p) {
 			order = append(order, p)
 		}
 	}

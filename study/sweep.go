@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"ioswarm/figures"
@@ -127,18 +128,9 @@ func (s *Sweep) Figures() []Figure {
 func (s *Sweep) Phases() []string {
 	names := append([]string(nil), s.Setup.Phases...)
 	for _, f := range s.Figures() {
-		if !containsString(names, f.Phase) {
+		if !slices.Contains(names, f.Phase) {
 			names = append(names, f.Phase)
 		}
 	}
 	return names
-}
-
-func containsString(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }
