@@ -130,7 +130,14 @@ func (c *Coordinator) authenticate(t *transport, addr string) (*session, error) 
 func readHello(t *transport) (helloMsg, error) {
 	var h helloMsg
 	typ, body, err := t.read()
-	if err != nil {
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		// An idle or trickling stranger: say what it failed to do.
+		return h, errors.New("no hello within the handshake timeout")
+	case errors.Is(err, io.EOF):
+		return h, errors.New("hung up before sending a hello")
+	case err != nil:
 		return h, fmt.Errorf("read hello: %w", err)
 	}
 	if typ != msgHello {

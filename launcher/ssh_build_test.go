@@ -132,11 +132,11 @@ func TestUnamesFor(t *testing.T) {
 func TestHostErrorsMessage(t *testing.T) {
 	boom := errors.New("connect to 10.0.0.3:22: no answer within 3s (--connect-timeout)")
 	one := HostErrors{{Host: "node3", Rank: 2, Err: boom}, {Host: "node3", Rank: 6, Err: boom}}
-	if got := one.Error(); got != "host node3: "+boom.Error() {
+	if got := one.Error(); got != "host node3 ranks 2,6: "+boom.Error() {
 		t.Errorf("one host, two ranks: %q", got)
 	}
 	two := append(one, &HostError{Host: "node5", Rank: 4, Err: errors.New("refused")})
-	if got := two.Error(); !strings.HasPrefix(got, "2 hosts failed:\n  host node3: ") || !strings.Contains(got, "\n  host node5: refused") {
+	if got := two.Error(); !strings.HasPrefix(got, "2 hosts failed:\n  host node3 ranks 2,6: ") || !strings.Contains(got, "\n  host node5 rank 4: refused") {
 		t.Errorf("two hosts: %q", got)
 	}
 	if two.Of(4) == nil || two.Of(1) != nil || !errors.Is(two.Of(6), boom) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -181,21 +182,35 @@ type HostError struct {
 	Err  error
 }
 
-func (e *HostError) Error() string { return "host " + e.Host + ": " + e.Err.Error() }
+func (e *HostError) Error() string {
+	return fmt.Sprintf("host %s rank %d: %v", e.Host, e.Rank, e.Err)
+}
 func (e *HostError) Unwrap() error { return e.Err }
 
 // HostErrors lists the targets Prepare could not ready, by rank; ranks
 // sharing a host share its error.
 type HostErrors []*HostError
 
+// Error gives one line per host, naming every rank that host was to run,
+// in the "host H rank N: cause" form of every other per-rank error.
 func (e HostErrors) Error() string {
-	var lines []string
-	seen := map[string]bool{}
+	var hosts []string
+	ranks := map[string][]string{}
+	cause := map[string]error{}
 	for _, h := range e {
-		if !seen[h.Host] {
-			seen[h.Host] = true
-			lines = append(lines, h.Error())
+		if _, ok := cause[h.Host]; !ok {
+			hosts = append(hosts, h.Host)
+			cause[h.Host] = h.Err
 		}
+		ranks[h.Host] = append(ranks[h.Host], strconv.Itoa(h.Rank))
+	}
+	lines := make([]string, len(hosts))
+	for i, host := range hosts {
+		word := "rank"
+		if len(ranks[host]) > 1 {
+			word = "ranks"
+		}
+		lines[i] = fmt.Sprintf("host %s %s %s: %v", host, word, strings.Join(ranks[host], ","), cause[host])
 	}
 	if len(lines) == 1 {
 		return lines[0]

@@ -22,7 +22,7 @@ func TestUnreachableHostNamed(t *testing.T) {
 	if o.Code != 1 || o.Took > faultLimit {
 		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
 	}
-	finalError(t, o.Stderr, "host "+e.c.HeadIP, e.c.HeadIP+":2", "connection refused")
+	finalError(t, o.Stderr, "host "+e.c.HeadIP+" rank 3", e.c.HeadIP+":2", "connection refused")
 	e.checkClean(t, 5*time.Second)
 }
 

@@ -146,7 +146,7 @@ func checkRejections(t *testing.T, stderr, from string) {
 	}
 	all := strings.Join(lines, "\n")
 	for _, want := range []string{"exceeds", "bad magic", `job "000000000000"`, "already joined",
-		"already in handshake; dropped the oldest", "i/o timeout"} {
+		"already in handshake; dropped the oldest", "no hello within the handshake timeout"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no rejection logged for %q; stderr:\n%s", want, stderr)
 		}
