@@ -112,15 +112,22 @@ const probeScript = shaFunc + statFunc + `uname -m; printf '%s\n' "$HOME"; h=$1;
 // in the private cache directory, checks its SHA-256 against $1, and only
 // then renames it into place: a half-written or corrupted copy is never
 // found under the final name, and several runs copying to one node (or to
-// a home directory shared by many nodes) do not disturb each other. No
-// script uses "!", which csh expands even inside single quotes.
+// a home directory shared by many nodes) do not disturb each other.
+// Placing a new build also removes other builds not run for 30 days
+// (access time; the kernel refreshes it at least daily on exec), so
+// upgrades do not pile up 16 MiB each in a home shared by a cluster; a
+// build removed that is still wanted is just copied again. Only
+// directories named like a SHA-256 are candidates. No script uses "!",
+// which csh expands even inside single quotes.
 const copyScript = shaFunc + statFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
 	`mkdir -p "$d/$1" && chmod 700 "$d" "$d/$1" || exit 1; ` +
 	`t="$d/$1/.ioswarm.$$"; trap 'rm -f "$t"' EXIT; ` +
 	`cat >"$t" || exit 1; r=$(sha <"$t") || exit 1; ` +
 	`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
 	`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" || exit 1; ` +
-	`f=$(fid "$d/$1/ioswarm") && printf '%s %s\n' "$1" "$f" >"$d/$1/ioswarm.verified"; echo placed`
+	`f=$(fid "$d/$1/ioswarm") && printf '%s %s\n' "$1" "$f" >"$d/$1/ioswarm.verified"; ` +
+	`for o in "$d"/*; do n=${o##*/}; [ "$n" = "$1" ] && continue; [ ${#n} = 64 ] && [ -f "$o/ioswarm" ] && ` +
+	`[ -n "$(find "$o/ioswarm" -atime +30 2>/dev/null)" ] && rm -rf "$o"; done; echo placed`
 
 // probeCommand and copyCommand are the command lines of the two scripts.
 func probeCommand(hash string, paths []string) string {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runUnderSh runs a command line under sh with HOME set, as a node would.
@@ -95,5 +96,45 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 	want := strings.Join([]string{strings.TrimSpace(string(uname)), home, hash, "absent", "absent"}, "\n") + "\n"
 	if out != want {
 		t.Errorf("probe printed\n%q\nwant\n%q", out, want)
+	}
+}
+
+// Placing a build prunes other builds unused for over 30 days and nothing
+// else: not a recently used build, not the new one, not a directory that
+// is not named like a build.
+func TestCopyScriptPrunesStaleBuilds(t *testing.T) {
+	home := t.TempDir()
+	cache := filepath.Join(home, ".cache", "ioswarm")
+	old := time.Now().Add(-40 * 24 * time.Hour)
+	build := func(name string, used time.Time) string {
+		dir := filepath.Join(cache, name)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		exe := filepath.Join(dir, "ioswarm")
+		if err := os.WriteFile(exe, []byte("old build"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(exe, used, used); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	stale := build(sha256Hex([]byte("stale")), old)
+	recent := build(sha256Hex([]byte("recent")), time.Now().Add(-2*24*time.Hour))
+	notBuild := build("notes", old)
+
+	data := []byte("#!/bin/sh\necho new\n")
+	out, errOut, err := runUnderSh(t, home, copyCommand(sha256Hex(data)), data)
+	if err != nil || strings.TrimSpace(out) != "placed" {
+		t.Fatalf("copy: %v, out %q, stderr %q", err, out, errOut)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("build unused for 40 days kept (stat: %v)", err)
+	}
+	for _, dir := range []string{recent, notBuild, filepath.Join(cache, sha256Hex(data))} {
+		if _, err := os.Stat(filepath.Join(dir, "ioswarm")); err != nil {
+			t.Errorf("pruned what it must keep: %v", err)
+		}
 	}
 }
