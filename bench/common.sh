@@ -32,7 +32,7 @@ build_ioswarm() {
 	fi
 	local root
 	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	(cd "$root" && CGO_ENABLED=0 go build -o "$work/ioswarm" .) || die "go build failed"
+	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$work/ioswarm" .) || die "go build failed"
 	IOSWARM=$work/ioswarm
 }
 

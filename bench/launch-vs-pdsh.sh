@@ -58,7 +58,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 if [ -z "${IOSWARM:-}" ]; then
-	(cd "$ROOT" && CGO_ENABLED=0 go build -o "$WORK/ioswarm" .) || die "go build failed"
+	(cd "$ROOT" && CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$WORK/ioswarm" .) || die "go build failed"
 	IOSWARM=$WORK/ioswarm
 fi
 bash "$CLUSTER_SH" up "$CL" "$N" "lp$$-" >&2 || die "cluster up failed"

@@ -25,7 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-CGO_ENABLED=0 go build -o "$work/ioswarm" .
+CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$work/ioswarm" .
 bin=$work/ioswarm
 bash test/cluster/cluster.sh up "$cl" 4 "so$$-" | tail -1
 ssh_args=(--hosts "$cl/hosts" --ssh-config "$cl/ssh_config" --identity "$cl/id_ed25519")
