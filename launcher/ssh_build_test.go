@@ -139,6 +139,13 @@ func TestHostErrorsMessage(t *testing.T) {
 	if got := two.Error(); !strings.HasPrefix(got, "2 hosts failed:\n  host node3 ranks 2,6: ") || !strings.Contains(got, "\n  host node5 rank 4: refused") {
 		t.Errorf("two hosts: %q", got)
 	}
+	// Two ports of one address are two nodes with causes of their own.
+	ports := HostErrors{{Host: "10.0.0.1", Rank: 0, Err: errors.New("connect to 10.0.0.1:2: refused")},
+		{Host: "10.0.0.1", Rank: 1, Err: errors.New("connect to 10.0.0.1:3: refused")}}
+	if got := ports.Error(); !strings.Contains(got, "host 10.0.0.1 rank 0: connect to 10.0.0.1:2") ||
+		!strings.Contains(got, "host 10.0.0.1 rank 1: connect to 10.0.0.1:3") {
+		t.Errorf("two ports of one address: %q", got)
+	}
 	if two.Of(4) == nil || two.Of(1) != nil || !errors.Is(two.Of(6), boom) {
 		t.Error("Of finds the wrong errors")
 	}

@@ -191,31 +191,39 @@ func (e *HostError) Unwrap() error { return e.Err }
 // sharing a host share its error.
 type HostErrors []*HostError
 
-// Error gives one line per host, naming every rank that host was to run,
+// Error gives one line per host and cause, naming every rank it concerns,
 // in the "host H rank N: cause" form of every other per-rank error.
+// Targets on one host share its error; two ports of one address do not.
 func (e HostErrors) Error() string {
-	var hosts []string
-	ranks := map[string][]string{}
-	cause := map[string]error{}
-	for _, h := range e {
-		if _, ok := cause[h.Host]; !ok {
-			hosts = append(hosts, h.Host)
-			cause[h.Host] = h.Err
-		}
-		ranks[h.Host] = append(ranks[h.Host], strconv.Itoa(h.Rank))
+	type line struct {
+		host, cause string
+		ranks       []string
 	}
-	lines := make([]string, len(hosts))
-	for i, host := range hosts {
+	var lines []*line
+	byKey := map[string]*line{}
+	for _, h := range e {
+		cause := h.Err.Error()
+		key := h.Host + "\x00" + cause
+		l := byKey[key]
+		if l == nil {
+			l = &line{host: h.Host, cause: cause}
+			byKey[key] = l
+			lines = append(lines, l)
+		}
+		l.ranks = append(l.ranks, strconv.Itoa(h.Rank))
+	}
+	text := make([]string, len(lines))
+	for i, l := range lines {
 		word := "rank"
-		if len(ranks[host]) > 1 {
+		if len(l.ranks) > 1 {
 			word = "ranks"
 		}
-		lines[i] = fmt.Sprintf("host %s %s %s: %v", host, word, strings.Join(ranks[host], ","), cause[host])
+		text[i] = fmt.Sprintf("host %s %s %s: %s", l.host, word, strings.Join(l.ranks, ","), l.cause)
 	}
-	if len(lines) == 1 {
-		return lines[0]
+	if len(text) == 1 {
+		return text[0]
 	}
-	return fmt.Sprintf("%d hosts failed:\n  %s", len(lines), strings.Join(lines, "\n  "))
+	return fmt.Sprintf("%d hosts failed:\n  %s", len(text), strings.Join(text, "\n  "))
 }
 
 // Of returns the error of the target of the given rank, or nil.
