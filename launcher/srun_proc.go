@@ -92,11 +92,7 @@ func (l *Srun) Exec(ctx context.Context, t Target, args []string) ([]byte, error
 	var last lastLines
 	cmd.Stdout, cmd.Stderr = &out, &last
 	if err := cmd.Run(); err != nil {
-		verb := "?"
-		if len(args) > 0 {
-			verb = args[0]
-		}
-		return out.Bytes(), fmt.Errorf("host %s: %s %s: %w", t.Host, exe, verb, stepError("srun", err, last.String()))
+		return out.Bytes(), fmt.Errorf("host %s: %s %s: %w", t.Host, exe, firstWord(args), stepError("srun", err, last.String()))
 	}
 	return out.Bytes(), nil
 }

@@ -9,13 +9,10 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Stream is `<binary> args...` running on a node with its standard input
-// and output connected to the caller, for exchanges that Exec's one-shot
-// output cannot carry (the preflight times round trips through it).
-type Stream struct {
-	In  io.WriteCloser
-	Out io.Reader
-
+// sshStream is the SSH side of a Stream.
+type sshStream struct {
+	in     io.WriteCloser
+	out    io.Reader
 	sess   *ssh.Session
 	conn   *sshConn
 	stderr *cappedBuffer
@@ -35,7 +32,7 @@ func (l *SSH) Stream(ctx context.Context, t Target, args []string) (*Stream, err
 	if err != nil {
 		return nil, fmt.Errorf("host %s: %w", t.Host, c.sessionError(err))
 	}
-	s := &Stream{sess: sess, conn: c, stderr: &cappedBuffer{}, stop: make(chan struct{}),
+	s := &sshStream{sess: sess, conn: c, stderr: &cappedBuffer{}, stop: make(chan struct{}),
 		what: fmt.Sprintf("host %s: %s %s", t.Host, n.exe, strings.Join(args, " "))}
 	in, err1 := sess.StdinPipe()
 	out, err2 := sess.StdoutPipe()
@@ -48,7 +45,7 @@ func (l *SSH) Stream(ctx context.Context, t Target, args []string) (*Stream, err
 		sess.Close()
 		return nil, fmt.Errorf("%s: %w", s.what, c.sessionError(err))
 	}
-	s.In, s.Out = in, out
+	s.in, s.out = in, out
 	go func() {
 		select {
 		case <-ctx.Done():
@@ -56,16 +53,14 @@ func (l *SSH) Stream(ctx context.Context, t Target, args []string) (*Stream, err
 		case <-s.stop:
 		}
 	}()
-	return s, nil
+	return &Stream{In: in, Out: out, close: s.close}, nil
 }
 
-// Close ends the command's input and waits for it to exit; the error says
-// how it ended, with the tail of its standard error.
-func (s *Stream) Close() error {
+func (s *sshStream) close() error {
 	defer close(s.stop)
-	s.In.Close()
+	s.in.Close()
 	// Unread output would hold the session open.
-	go func() { _, _ = io.Copy(io.Discard, s.Out) }()
+	go func() { _, _ = io.Copy(io.Discard, s.out) }()
 	err := s.sess.Wait()
 	s.sess.Close()
 	if err != nil {
