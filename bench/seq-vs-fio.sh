@@ -44,10 +44,12 @@
 #   stays near 2.8 (measured with and without fio's fadvise hint); with
 #   refill_buffers fio's reads split the same way. A slow ioswarm round has
 #   the same per-record p50 as a fast one. Read such medians with care.
-# - Order: the tools alternate, ioswarm then fio, round after round, on the
-#   same directory; the figures are medians over the rounds. On these VMs a
-#   buffered write right after a cache drop is slow and an immediate rerun
-#   fast, so a single run of each would compare timing luck, not tools.
+# - Order: the tools alternate on the same directory, ioswarm first in odd
+#   rounds and fio first in even ones (A B B A ...), so neither always runs
+#   first on a fresh directory; the figures are medians over the rounds. On
+#   these VMs a buffered write right after a cache drop is slow and an
+#   immediate rerun fast, so a single run of each would compare timing
+#   luck, not tools.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -133,9 +135,14 @@ echo "seq-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, $ROUNDS rounds, mod
 for mode in $MODES; do
 	for t in $THREADS; do
 		for ((round = 1; round <= ROUNDS; round++)); do
-			run_ioswarm "$mode" "$t" "$round"
-			run_fio "$mode" "$t" "$round"
-			tail -n 2 "$RESULTS" | awk -F'\t' '{ printf "  %-8s %s threads round %s  %-7s  write %.3f GB/s  read %.3f GB/s\n", $2, $3, $4, $1, $5 / 1e9, $6 / 1e9 }'
+			if ((round % 2)); then
+				run_ioswarm "$mode" "$t" "$round"
+				run_fio "$mode" "$t" "$round"
+			else
+				run_fio "$mode" "$t" "$round"
+				run_ioswarm "$mode" "$t" "$round"
+			fi
+			tail -n 2 "$RESULTS" | sort | awk -F'\t' '{ printf "  %-8s %s threads round %s  %-7s  write %.3f GB/s  read %.3f GB/s\n", $2, $3, $4, $1, $5 / 1e9, $6 / 1e9 }'
 		done
 	done
 done
