@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(openssh-server openssh-client iproute2 util-linux munge slurmctld slurmd slurm-client)
+packages=(openssh-server openssh-client iproute2 util-linux iptables munge slurmctld slurmd slurm-client)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	missing=()
 	for p in "${packages[@]}"; do

@@ -11,6 +11,11 @@
 #   cluster.sh freeze|thaw DIR NODE    SIGSTOP / SIGCONT every process on NODE
 #   cluster.sh procs DIR NODE          print the PIDs of every process on NODE
 #   cluster.sh pdsh DIR                time `pdsh -R ssh -w node[1-N] true`
+#   cluster.sh delay DIR NODE MS NFDELAY
+#                                      hold every packet NODE sends or receives
+#                                      MS ms (a round trip gains 2*MS), through
+#                                      NFDELAY, the built test/cluster/nfdelay
+#   cluster.sh delay DIR NODE 0        remove that delay
 #
 # Layout. Nothing is created or changed in the root network namespace and no
 # namespace has a default route, so no packet can leave the machine:
@@ -25,9 +30,10 @@
 #
 # DIR holds everything of one run: keys, known_hosts, ssh_config, hosts (node
 # names), env (shell-sourceable facts), nodes/NODE (sshd config, host key,
-# logs), home/NODE (the node's /root), pids (PID, start time, label) and
-# netns (namespace names); the last two are all `down` needs. DIR stays
-# visible at its own path on every node, even under /tmp.
+# logs, and nfdelay's pid record and log while NODE has a delay), home/NODE
+# (the node's /root), pids (PID, start time, label) and netns (namespace
+# names); the last two are all `down` needs. DIR stays visible at its own
+# path on every node, even under /tmp.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -43,7 +49,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '5,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 
@@ -149,6 +155,8 @@ source "$HERE/procs.sh"
 source "$HERE/files.sh"
 # shellcheck source=up.sh
 source "$HERE/up.sh"
+# shellcheck source=delay.sh
+source "$HERE/delay.sh"
 
 cmd_exec() {
 	(($# >= 3)) || usage
@@ -204,6 +212,7 @@ main() {
 	thaw) cmd_signal CONT "$@" ;;
 	procs) cmd_procs "$@" ;;
 	pdsh) cmd_pdsh "$@" ;;
+	delay) cmd_delay "$@" ;;
 	_boot) boot_node "$@" ;;
 	*) usage ;;
 	esac

@@ -12,6 +12,9 @@
 //
 // Start needs root, iproute2 and util-linux's nsenter and unshare; without
 // them it skips the test. It installs openssh-server from apt when missing.
+// Delay, which adds latency to a node's link without sch_netem, needs
+// iptables (installed from apt when missing) and the go command, to build
+// the nfdelay program beside this file.
 //
 // This package imports only the standard library. It must not import any
 // ioswarm package, so that the tests of every package can use it.
