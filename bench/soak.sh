@@ -8,8 +8,6 @@
 #   bash bench/soak.sh [RUNS]      (root; default 100 runs)
 #   SOAK_DROP_CACHES=off leaves the page cache alone, for when other
 #   measurements share the machine.
-#   SOAK_DROP_CACHES=off leaves the page cache alone (when other
-#   measurements run on the machine at the same time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-100}
