@@ -38,12 +38,12 @@
 # - Data: both tools write data no 4 KiB block of which repeats (ioswarm's
 #   stamps; fio's default scramble_buffers puts the offset and a time in
 #   every 512 bytes); fio keeps its default buffers otherwise, since
-#   refill_buffers would cost it ~0.75 s of CPU per 4 GiB written. Open
-#   question: in some runs a buffered 1-thread read of what ioswarm wrote
-#   comes out at either ~1.8 or ~3.2 GB/s, round by round, while fio's
-#   stays near 2.8 (measured with and without fio's fadvise hint); with
-#   refill_buffers fio's reads split the same way. A slow ioswarm round has
-#   the same per-record p50 as a fast one. Read such medians with care.
+#   refill_buffers would cost it ~0.75 s of CPU per 4 GiB written. On
+#   these VMs a buffered 1-thread read comes out at either ~1.8 or ~3.3
+#   GB/s, round by round, for both tools (seen in one run: ioswarm 1.87 in
+#   round 1, fio 1.67 in round 2, both ~3.0-3.4 otherwise), and buffered
+#   writes swing 0.84-1.51 GB/s; the medians of these rows move by +-10%
+#   from one run of the script to the next. The O_DIRECT rows are steady.
 # - Order: the tools alternate on the same directory, ioswarm first in odd
 #   rounds and fio first in even ones (A B B A ...), so neither always runs
 #   first on a fresh directory; the figures are medians over the rounds. On
@@ -113,8 +113,7 @@ fio_phase() {
 	[ "$mode" = buffered ] && drop_caches
 	# --fadvise_hint=0: by default fio tells the kernel POSIX_FADV_SEQUENTIAL,
 	# which doubles readahead; ioswarm (like IOzone and most applications)
-	# gives no hint. Measured here: fio's 1-thread buffered read of 2 GiB was
-	# 2.00 GB/s with its hint and 0.93 GB/s without.
+	# gives no hint, so neither does fio here.
 	fio --fadvise_hint=0 --name=seq --directory="$WORK/fio" --numjobs="$t" --size=$((TOTAL_MIB / t))m --bs=16m \
 		--rw="$rw" --ioengine=psync --end_fsync=1 --fallocate=none --direct=$([ "$mode" = direct ] && echo 1 || echo 0) \
 		--mem="$FIO_MEM" --thread --group_reporting --output-format=json --output="$out" >/dev/null || die "fio $rw failed ($mode, $t threads)"
@@ -132,6 +131,13 @@ run_fio() {
 }
 
 echo "seq-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, $ROUNDS rounds, modes $MODES, fio mem=$FIO_MEM, in $WORK"
+# One run of each tool whose figures are thrown away: whichever tool wrote
+# first after the set-up (the build, reserving huge pages) came out at a
+# third of its usual rate, writing and reading (seen twice at 1 thread:
+# 0.38 GB/s against 0.92-1.22 in every later round).
+read -r first_mode _ <<<"$MODES"
+read -r first_t _ <<<"$THREADS"
+(RESULTS=/dev/null && run_ioswarm "$first_mode" "$first_t" 0 && run_fio "$first_mode" "$first_t" 0)
 for mode in $MODES; do
 	for t in $THREADS; do
 		for ((round = 1; round <= ROUNDS; round++)); do
