@@ -6,6 +6,8 @@
 #
 # Usage: bench/launch-vs-pdsh.sh [N]        (default 16; run as root)
 #   ROUNDS=5  IOSWARM=/path/to/ioswarm (built with CGO_ENABLED=0 if unset)
+#   CLUSTER_SHARED_HOME=1 gives every node one home directory, as most
+#   clusters have: a cold launch then copies the binary once.
 #
 # Method. Launch-to-ready is the time from starting `ioswarm run` in the
 # head namespace until its job directory <dir>/ioswarm-<id> appears: the
@@ -138,7 +140,7 @@ clear_caches() {
 }
 
 size=$(stat -c %s "$IOSWARM")
-echo "nodes $N, rounds $ROUNDS, binary $((size / 1024 / 1024)) MiB, $(nproc) cores" >&2
+echo "nodes $N, rounds $ROUNDS, binary $((size / 1024 / 1024)) MiB, $(nproc) cores, shared home: ${CLUSTER_SHARED_HOME:-0}" >&2
 pdsh_s=() copy_s=() cold_s=() warm_s=()
 for ((r = 1; r <= ROUNDS; r++)); do
 	pdsh_s+=("$(pdsh_time)")

@@ -3,6 +3,7 @@ package launcher
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -91,17 +92,36 @@ const shaFunc = `sha() { if command -v openssl >/dev/null 2>&1; then openssl dgs
 // which no unprivileged program can set back.
 const statFunc = `fid() { stat -c '%d %i %s %y %z' "$1" 2>/dev/null; }; `
 
+// nodeName sets n to the node's host name without a fork. Stamps are kept
+// per node: in a home directory the cluster shares, nodes see one file
+// under different device numbers (NFS clients number their mounts each
+// their own way), and one shared stamp would be rewritten by every node in
+// turn, each finding the last one's stale.
+const nodeName = `n=; read -r n 2>/dev/null </proc/sys/kernel/hostname; `
+
+// cacheTag prints the tag of the user's cache directory: a random name
+// kept in it, made by the first node to look (by hard link, so that of
+// nodes racing on one shared directory exactly one tag wins). Nodes that
+// print the same tag write into one directory, so one copy serves them
+// all. "-" where the directory cannot hold a tag. Once the tag exists it
+// is read without a fork.
+const cacheTag = `c="$HOME/.cache/ioswarm"; [ -f "$c/id" ] || ` +
+	`( umask 077; mkdir -p "$c" && t="$c/.id.$$" && od -An -N8 -tx1 /dev/urandom | tr -d ' \n' >"$t" && ` +
+	`ln "$t" "$c/id"; rm -f "$t" ) 2>/dev/null; i=-; read -r i 2>/dev/null <"$c/id"; echo "${i:--}"; `
+
 // probeScript reports, one line each: the machine name (uname -m), the home
-// directory, then for every path argument after the hash whether the file
-// is there and executable, and its SHA-256 ("absent", "nosha" when the node
-// has no way to hash, else the digest). An empty path stands for the
-// cached copy of this build. Hashing 20 MiB on every node at every start
-// costs more than the SSH session itself, so after the cached copy has
-// been hashed and found right, its fid is stamped beside it; while the
-// stamp still matches, the copy is reported verified without re-reading.
-// The stamp is the only thing written.
-const probeScript = shaFunc + statFunc + `uname -m; printf '%s\n' "$HOME"; h=$1; shift; ` +
-	`for p in "$@"; do s=""; [ -n "$p" ] || { p="$HOME/.cache/ioswarm/$h/ioswarm"; s="$p.verified"; }; ` +
+// directory, the cache directory's tag, then for every path argument after
+// the hash whether the file is there and executable, and its SHA-256
+// ("absent", "nosha" when the node has no way to hash, else the digest).
+// An empty path stands for the cached copy of this build. Hashing 16 MiB
+// on every node at every start costs more than the SSH session itself, so
+// after the cached copy has been hashed and found right, its fid is
+// stamped beside it, per node; while the stamp still matches, the copy is
+// reported verified without re-reading. The stamp and the tag are all it
+// ever writes.
+const probeScript = shaFunc + statFunc + nodeName + `uname -m; printf '%s\n' "$HOME"; ` + probeTagSlot +
+	`h=$1; shift; ` +
+	`for p in "$@"; do s=""; [ -n "$p" ] || { p="$HOME/.cache/ioswarm/$h/ioswarm"; s="$p.verified.$n"; }; ` +
 	`if [ -f "$p" ] && [ -x "$p" ]; then ` +
 	`if [ -n "$s" ] && f=$(fid "$p") && [ "$(cat "$s" 2>/dev/null)" = "$h $f" ]; then echo "$h"; continue; fi; ` +
 	`r=$(sha <"$p") || exit 1; r=${r%% *}; echo "$r"; ` +
@@ -119,19 +139,28 @@ const probeScript = shaFunc + statFunc + `uname -m; printf '%s\n' "$HOME"; h=$1;
 // build removed that is still wanted is just copied again. Only
 // directories named like a SHA-256 are candidates. No script uses "!",
 // which csh expands even inside single quotes.
-const copyScript = shaFunc + statFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
+const copyScript = shaFunc + statFunc + nodeName + `umask 077; d="$HOME/.cache/ioswarm"; ` +
 	`mkdir -p "$d/$1" && chmod 700 "$d" "$d/$1" || exit 1; ` +
 	`t="$d/$1/.ioswarm.$$"; trap 'rm -f "$t"' EXIT; ` +
 	`cat >"$t" || exit 1; r=$(sha <"$t") || exit 1; ` +
 	`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
 	`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" || exit 1; ` +
-	`f=$(fid "$d/$1/ioswarm") && printf '%s %s\n' "$1" "$f" >"$d/$1/ioswarm.verified"; ` +
-	`for o in "$d"/*; do n=${o##*/}; [ "$n" = "$1" ] && continue; [ ${#n} = 64 ] && [ -f "$o/ioswarm" ] && ` +
+	`f=$(fid "$d/$1/ioswarm") && printf '%s %s\n' "$1" "$f" >"$d/$1/ioswarm.verified.$n"; ` +
+	`for o in "$d"/*; do b=${o##*/}; [ "$b" = "$1" ] && continue; [ ${#b} = 64 ] && [ -f "$o/ioswarm" ] && ` +
 	`[ -n "$(find "$o/ioswarm" -atime +30 2>/dev/null)" ] && rm -rf "$o"; done; echo placed`
 
 // probeCommand and copyCommand are the command lines of the two scripts.
+// Only a probe that looks at the cached copy makes the cache's tag: with
+// --remote-bin nothing is written in the user's home.
 func probeCommand(hash string, paths []string) string {
-	return shScript(probeScript, append([]string{hash}, paths...)...)
+	tag := `echo -; `
+	if slices.Contains(paths, "") {
+		tag = cacheTag
+	}
+	return shScript(strings.Replace(probeScript, probeTagSlot, tag, 1), append([]string{hash}, paths...)...)
 }
+
+// probeTagSlot stands in probeScript for the line that reports the tag.
+const probeTagSlot = `: tag; `
 
 func copyCommand(hash string) string { return shScript(copyScript, hash) }

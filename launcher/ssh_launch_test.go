@@ -299,7 +299,8 @@ func TestSSHStampCatchesSameSizeRewrite(t *testing.T) {
 	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
 	b, _ := inspectBinary(bin)
 	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
-	stamp, err := os.ReadFile(cached + ".verified")
+	name, _ := os.ReadFile("/proc/sys/kernel/hostname")
+	stamp, err := os.ReadFile(cached + ".verified." + strings.TrimSpace(string(name)))
 	if err != nil || !strings.HasPrefix(string(stamp), b.hash+" ") {
 		t.Fatalf("no stamp of the verified copy: %q, %v", stamp, err)
 	}
@@ -317,5 +318,28 @@ func TestSSHStampCatchesSameSizeRewrite(t *testing.T) {
 	}
 	if copies(s) != 2 {
 		t.Errorf("%d copies, want the tampered copy replaced", copies(s))
+	}
+}
+
+// Two nodes whose homes are one directory (two logins to one server here)
+// get one copy between them: the second waits for the first's copy and
+// has it verified, and the log says so.
+func TestSSHSharedHomeGetsOneCopy(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	var log sshLog
+	a, b := sshTarget(s, 0), sshTarget(s, 1)
+	a.User, b.User = "alice", "bob" // two logins, so two nodes to the launcher
+	mustPrepare(t, testSSH(t, s, bin, &log), a, b)
+	if copies(s) != 1 || !strings.Contains(log.String(),
+		"copied to 1, already cached on 0, found in a home shared with a node copied to on 1") {
+		t.Errorf("%d copies for two nodes sharing a home; log %q", copies(s), log.String())
+	}
+	// Each node leaves the copy verified for itself: the next launch
+	// copies nothing.
+	var again sshLog
+	mustPrepare(t, testSSH(t, s, bin, &again), a, b)
+	if copies(s) != 1 || !strings.Contains(again.String(), "copied to 0, already cached on 2") {
+		t.Errorf("second launch: %d copies in all; log %q", copies(s), again.String())
 	}
 }

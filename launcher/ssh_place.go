@@ -13,9 +13,11 @@ import (
 	"time"
 )
 
-// placeStats counts, over one Prepare, how each node got its binary.
+// placeStats counts, over one Prepare, how each node got its binary, and
+// holds the copies under way by cache directory.
 type placeStats struct {
-	copied, cached, preinstalled, failed atomic.Int32
+	copied, cached, viaShared, preinstalled, failed atomic.Int32
+	copies                                          sharedCopies
 }
 
 // prepareGroup connects to one node (more connections when it runs many
@@ -64,8 +66,9 @@ func (l *SSH) track(c *sshConn) error {
 
 // place finds or puts the binary of every target of g on the node and
 // returns each target's binary path. One probe tells the node's
-// architecture, its home directory and the SHA-256 of every candidate
-// binary; only a missing or altered cached copy is then sent.
+// architecture, its home directory, its cache directory's tag and the
+// SHA-256 of every candidate binary; only a missing or altered cached
+// copy is then sent.
 func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats) ([]string, error) {
 	var paths []string
 	for _, t := range g {
@@ -73,24 +76,16 @@ func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats)
 			paths = append(paths, p)
 		}
 	}
-	// A dead link is the keepalives' business; this bound is for a node
-	// that answers them but hangs in the probe (a home on a dead NFS).
-	pctx, cancel := context.WithTimeout(ctx, l.connectTimeout()+time.Minute)
-	out, err := c.run(pctx, probeCommand(l.build.hash, paths), nil)
-	cancel()
+	ans, err := l.probe(ctx, c, paths)
 	if err != nil {
-		return nil, fmt.Errorf("probing the node: %w", err)
+		return nil, err
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 2+len(paths) {
-		return nil, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)", out)
-	}
-	if err := l.build.checkArch(lines[0]); err != nil {
+	if err := l.build.checkArch(ans.arch); err != nil {
 		return nil, err
 	}
 	resolved := map[string]string{}
 	for i, p := range paths {
-		exe, err := l.settle(ctx, c, p, lines[1], lines[2+i], st)
+		exe, err := l.settle(ctx, c, p, ans, ans.states[i], st)
 		if err != nil {
 			return nil, err
 		}
@@ -103,9 +98,51 @@ func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats)
 	return exes, nil
 }
 
+// probeAnswer is what the probe script reports about a node.
+type probeAnswer struct {
+	arch, home string
+	tag        string   // the cache directory's tag; "" when it has none
+	states     []string // per path: its SHA-256, "absent" or "nosha"
+}
+
+// probe runs the probe script for paths ("" is the cached copy).
+func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (probeAnswer, error) {
+	// A dead link is the keepalives' business; this bound is for a node
+	// that answers them but hangs in the probe (a home on a dead NFS).
+	pctx, cancel := context.WithTimeout(ctx, l.connectTimeout()+time.Minute)
+	out, err := c.run(pctx, probeCommand(l.build.hash, paths), nil)
+	cancel()
+	if err != nil {
+		return probeAnswer{}, fmt.Errorf("probing the node: %w", err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != 3+len(paths) {
+		return probeAnswer{}, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)", out)
+	}
+	a := probeAnswer{arch: lines[0], home: lines[1], states: lines[3:]}
+	if validTag(lines[2]) {
+		a.tag = lines[2]
+	}
+	return a, nil
+}
+
+// validTag accepts what cacheTag makes: 16 lowercase hex digits.
+func validTag(s string) bool {
+	if len(s) != 16 {
+		return false
+	}
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}
+
 // settle decides about one candidate binary given the probe's answer
 // (state): use it, copy this build, or fail.
-func (l *SSH) settle(ctx context.Context, c *sshConn, exe, home, state string, st *placeStats) (string, error) {
+func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswer, state string, st *placeStats) (string, error) {
+	home := ans.home
 	hash := l.build.hash
 	if exe != "" {
 		st.preinstalled.Add(1)
@@ -130,10 +167,9 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe, home, state string, s
 	default:
 		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, shortHash(state), shortHash(hash))
 	}
-	if err := l.copyTo(ctx, c); err != nil {
+	if err := l.copyOnce(ctx, c, ans.tag, st); err != nil {
 		return "", err
 	}
-	st.copied.Add(1)
 	return cached, nil
 }
 
@@ -166,8 +202,11 @@ func shortHash(hash string) string {
 // second run found its copies in place.
 func (l *SSH) logPlacement(groups int, took time.Duration, st *placeStats) {
 	msg := fmt.Sprintf("ssh: %d of %d hosts ready in %.2f s", groups-int(st.failed.Load()), groups, took.Seconds())
-	if n, m := st.copied.Load(), st.cached.Load(); n+m > 0 {
+	if n, m, sh := st.copied.Load(), st.cached.Load(), st.viaShared.Load(); n+m+sh > 0 {
 		msg += fmt.Sprintf("; ioswarm %s copied to %d, already cached on %d", shortHash(l.build.hash), n, m)
+		if sh > 0 {
+			msg += fmt.Sprintf(", found in a home shared with a node copied to on %d", sh)
+		}
 	}
 	if n := st.preinstalled.Load(); n > 0 {
 		msg += fmt.Sprintf("; preinstalled binary on %d", n)

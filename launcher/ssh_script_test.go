@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -93,9 +94,60 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 		t.Fatalf("probe: %v: %s", err, errOut)
 	}
 	uname, _ := exec.Command("uname", "-m").Output()
-	want := strings.Join([]string{strings.TrimSpace(string(uname)), home, hash, "absent", "absent"}, "\n") + "\n"
+	lines := strings.Split(out, "\n")
+	if len(lines) != 7 || !validTag(lines[2]) {
+		t.Fatalf("probe printed %q; want 6 lines, the third a cache tag", out)
+	}
+	want := strings.Join([]string{strings.TrimSpace(string(uname)), home, lines[2], hash, "absent", "absent"}, "\n") + "\n"
 	if out != want {
 		t.Errorf("probe printed\n%q\nwant\n%q", out, want)
+	}
+	name, _ := os.ReadFile("/proc/sys/kernel/hostname")
+	stamp := filepath.Join(home, cacheDir(hash), "ioswarm.verified."+strings.TrimSpace(string(name)))
+	if got, err := os.ReadFile(stamp); err != nil || !strings.HasPrefix(string(got), hash+" ") {
+		t.Errorf("this node's stamp %s: %q, %v", stamp, got, err)
+	}
+}
+
+// Probes that look at one cache directory at the same moment, as nodes
+// sharing a home do, all report the one tag it keeps; another directory
+// has another tag. The tag file is private, and a directory that cannot
+// hold one is reported as "-".
+func TestCacheTagOnePerDirectory(t *testing.T) {
+	shared := t.TempDir()
+	tags := make([]string, 6)
+	var wg sync.WaitGroup
+	for i := range tags {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, errOut, err := runUnderSh(t, shared, shScript(cacheTag), nil)
+			if err != nil {
+				t.Errorf("tag: %v: %s", err, errOut)
+			}
+			tags[i] = strings.TrimSpace(out)
+		}()
+	}
+	wg.Wait()
+	for _, tag := range tags {
+		if !validTag(tag) || tag != tags[0] {
+			t.Fatalf("tags of one directory: %q", tags)
+		}
+	}
+	if st, err := os.Stat(filepath.Join(shared, ".cache", "ioswarm", "id")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("tag file: %v, %v; want mode 0600", st, err)
+	}
+	other, _, _ := runUnderSh(t, t.TempDir(), shScript(cacheTag), nil)
+	if other = strings.TrimSpace(other); !validTag(other) || other == tags[0] {
+		t.Errorf("another directory's tag %q (shared one %q)", other, tags[0])
+	}
+	readOnly := t.TempDir()
+	os.Chmod(readOnly, 0o500)
+	defer os.Chmod(readOnly, 0o700)
+	if os.Getuid() != 0 { // root writes anywhere
+		if out, _, _ := runUnderSh(t, readOnly, shScript(cacheTag), nil); strings.TrimSpace(out) != "-" {
+			t.Errorf("a home that cannot hold a tag printed %q, want -", out)
+		}
 	}
 }
 
@@ -136,5 +188,21 @@ func TestCopyScriptPrunesStaleBuilds(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "ioswarm")); err != nil {
 			t.Errorf("pruned what it must keep: %v", err)
 		}
+	}
+}
+
+// A probe of preinstalled binaries only (--remote-bin) writes nothing in
+// the home directory: no cache directory, no tag.
+func TestProbeOfPreinstalledWritesNothing(t *testing.T) {
+	home := t.TempDir()
+	out, errOut, err := runUnderSh(t, home, probeCommand(sha256Hex([]byte("x")), []string{"/no/such/ioswarm"}), nil)
+	if err != nil {
+		t.Fatalf("probe: %v: %s", err, errOut)
+	}
+	if lines := strings.Split(out, "\n"); len(lines) != 5 || lines[2] != "-" || lines[3] != "absent" {
+		t.Errorf("probe printed %q", out)
+	}
+	if ents, _ := os.ReadDir(home); len(ents) != 0 {
+		t.Errorf("the probe wrote %v in the home directory", ents)
 	}
 }

@@ -60,6 +60,9 @@ type Options struct {
 	// ClockOffset moves node K's (1-based) CLOCK_MONOTONIC ahead by the
 	// given whole seconds, through a time namespace.
 	ClockOffset map[int]int
+	// SharedHome gives every node node1's home directory as its /root,
+	// as a cluster's nodes share one home filesystem.
+	SharedHome bool
 }
 
 // StartWith is Start with options.
@@ -90,6 +93,9 @@ func StartWith(t testing.TB, n int, opt Options) *Cluster {
 		offsets = append(offsets, fmt.Sprintf("%d=%d", k, sec))
 	}
 	c.env = []string{"CLUSTER_CLOCK_OFFSETS=" + strings.Join(offsets, " ")}
+	if opt.SharedHome {
+		c.env = append(c.env, "CLUSTER_SHARED_HOME=1")
+	}
 	out, err := c.run(ctx, "up", dir, strconv.Itoa(n), c.Prefix)
 	if err != nil {
 		t.Fatalf("cluster up of %d nodes in %s: %v\n%s", n, dir, err, out)

@@ -31,9 +31,10 @@
 # DIR holds everything of one run: keys, known_hosts, ssh_config, hosts (node
 # names), env (shell-sourceable facts), nodes/NODE (sshd config, host key,
 # logs, and nfdelay's pid record and log while NODE has a delay), home/NODE
-# (the node's /root), pids (PID, start time, label) and netns (namespace
-# names); the last two are all `down` needs. DIR stays visible at its own
-# path on every node, even under /tmp.
+# (the node's /root; with CLUSTER_SHARED_HOME=1 at `up`, every node mounts
+# home/node1, as a cluster shares one home filesystem), pids (PID, start
+# time, label) and netns (namespace names); the last two are all `down`
+# needs. DIR stays visible at its own path on every node, even under /tmp.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 

@@ -157,7 +157,11 @@ boot_node() {
 		umount /run/cluster
 	fi
 	rmdir /run/cluster
-	mount --bind "$dir/home/$node" /root
+	# CLUSTER_SHARED_HOME=1: every node mounts node1's home, as nodes mount
+	# one home filesystem in most clusters.
+	local home=$dir/home/$node
+	[[ ${CLUSTER_SHARED_HOME:-} == 1 ]] && home=$dir/home/node1
+	mount --bind "$home" /root
 	mount --bind "$dir/etc_hosts" /etc/hosts
 	exec "$SSHD" -D -f "$dir/nodes/$node/sshd_config" -E "$dir/nodes/$node/sshd.log"
 }

@@ -10,6 +10,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/test/cluster"
 	"ioswarm/test/harness"
 )
 
@@ -152,4 +153,27 @@ func TestLinkDownFailsWithinConnectTimeout(t *testing.T) {
 		t.Errorf("failed after %v with --connect-timeout 2s", o.Took)
 	}
 	e.waitNothingLeft(t, 5*time.Second)
+}
+
+// On a cluster whose nodes share one home directory, a cold launch sends
+// the binary once: the other nodes find it through the shared cache,
+// verify it themselves, and the next launch copies nothing. Each node
+// keeps a stamp of its own beside the one copy.
+func TestSharedHomeGetsOneCopy(t *testing.T) {
+	e := newEnvWith(t, 4, cluster.Options{SharedHome: true})
+	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir,
+		"--total", "8MiB", "--block", "1MiB"}, e.sshFlags()...)
+	o := e.head(t, 2*time.Minute, args...)
+	if o.Code != 0 || !strings.Contains(o.Stderr, "copied to 1, already cached on 0, found in a home shared with a node copied to on 3") {
+		t.Fatalf("cold run on a shared home: exit %d\nstderr:\n%s", o.Code, o.Stderr)
+	}
+	o = e.head(t, 2*time.Minute, args...)
+	if o.Code != 0 || !strings.Contains(o.Stderr, "copied to 0, already cached on 4") {
+		t.Fatalf("warm run on a shared home: exit %d\nstderr:\n%s", o.Code, o.Stderr)
+	}
+	stamps, _ := filepath.Glob(e.cachedOn("node1") + ".verified.*")
+	if len(stamps) != 4 {
+		t.Errorf("stamps beside the shared copy: %q, want one per node", stamps)
+	}
+	e.checkClean(t, 5*time.Second)
 }
