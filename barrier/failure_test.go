@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -86,6 +87,12 @@ func TestPartitionedRankFailsJob(t *testing.T) {
 	if err := cut.Err(); err == nil || !strings.Contains(err.Error(), "lost coordinator at "+p.addr()) ||
 		!strings.Contains(err.Error(), "silent for more than 1s") {
 		t.Fatalf("rank 2 error: %v", err)
+	}
+	// Close's frame cannot reach rank 2: whoever ends the job must learn
+	// that it has to stop it another way.
+	c.Close("job failed")
+	if got := c.Cut(); !slices.Equal(got, []int{2}) {
+		t.Errorf("Cut = %v, want [2]", got)
 	}
 }
 
@@ -227,6 +234,11 @@ func TestRankGoodbye(t *testing.T) {
 	}
 	if _, err := c.Call(context.Background(), "echo", nil); !errors.As(err, &re) || re.Rank != 2 {
 		t.Fatalf("call without rank 2: %v", err)
+	}
+	// A rank that said goodbye was not cut off: nothing to stop.
+	c.Close("")
+	if got := c.Cut(); len(got) != 0 {
+		t.Errorf("Cut = %v after a goodbye, want none", got)
 	}
 }
 
