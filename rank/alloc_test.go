@@ -33,6 +33,10 @@ func TestTimedLoopsDoNotAllocate(t *testing.T) {
 			"randwrite": func() { _, errs[2] = w.randomOps(rw, fd, buf, &gen, ops) },
 			"randread":  func() { _, errs[3] = w.randomOps(rr, fd, buf, &gen, ops) },
 		}
+		if bodyWindows(block) {
+			period := testBuffer(t, w, patternPeriod)
+			loops["randwrite windows"] = func() { _, errs[2] = w.randomOps(rw, fd, period, &gen, ops) }
+		}
 		for name, loop := range loops {
 			n := testing.AllocsPerRun(5, func() {
 				w.log.reset(ops, defaultLogEntries) // as each phase does, before its loop

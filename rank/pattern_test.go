@@ -61,3 +61,32 @@ func TestStampOnlyRefillMatchesFullFill(t *testing.T) {
 		t.Fatal("bodyStable wrong")
 	}
 }
+
+// A block's window in a period filled at offset 0, stamped for the
+// block's offset, holds exactly what a full fill at that offset writes,
+// for every block size bodyWindows accepts and offsets across periods.
+func TestWindowStampMatchesFullFill(t *testing.T) {
+	p := newPattern(11, 3)
+	period := make([]byte, patternPeriod)
+	p.fill(period, 0)
+	for _, block := range []int64{512, 4096, 8192, 32 << 10} {
+		if !bodyWindows(block) {
+			t.Fatalf("bodyWindows(%d) = false", block)
+		}
+		want := make([]byte, block)
+		for _, off := range []int64{0, block, patternPeriod - block, 7*patternPeriod + 3*block, 1<<30 + 5*block} {
+			at := off % patternPeriod
+			win := period[at : at+block]
+			p.stamp(win, off)
+			p.fill(want, off)
+			if !bytes.Equal(win, want) {
+				t.Fatalf("block %d at offset %d: the stamped window differs from a full fill", block, off)
+			}
+		}
+	}
+	for _, block := range []int64{patternPeriod, 16 << 20, 12 << 10, 3000} {
+		if bodyWindows(block) {
+			t.Errorf("bodyWindows(%d) = true", block)
+		}
+	}
+}

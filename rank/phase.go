@@ -77,7 +77,11 @@ func (s *state) params(req Run) *phaseParams {
 // the filesystem, and right after a cache drop they are slow on virtual
 // machines.
 func (s *state) prepare(p *phaseParams) ([][]byte, error) {
-	bufs, err := alignedBuffers(len(s.workers), p.block)
+	size := p.block
+	if p.name == "randwrite" && bodyWindows(p.block) {
+		size = patternPeriod // see bodyWindows
+	}
+	bufs, err := alignedBuffers(len(s.workers), size)
 	if err != nil {
 		return nil, err
 	}

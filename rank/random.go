@@ -38,7 +38,7 @@ func (g *offsetGen) next() int64 {
 // the thread's file (so the op count follows the thread's share of
 // --total), at offsets from offsetGen, on a file prefilled beforehand.
 func (w *worker) random(p *phaseParams, buf []byte) error {
-	block := int64(len(buf))
+	block := p.block
 	total := w.size / block
 	gen := newOffsetGen(p.seed, w.thread, w.size, block)
 	w.log.reset(total, defaultLogEntries)
@@ -69,12 +69,18 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 }
 
 // randomOps is the timed loop of the random phases; it returns the
-// operations done. A write fills the pattern for its offset before the
-// clock starts, so the file stays verifiable; a verified read is checked
-// after the clock stops (see readRecords).
+// operations done. A write puts the pattern for its offset in place before
+// the clock starts, so the file stays verifiable; a verified read is
+// checked after the clock stops (see readRecords). buf holds one block,
+// or for a writer of blocks that bodyWindows accepts, a whole pattern
+// period filled at offset 0, whose window for the offset only needs its
+// stamps.
 func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, total int64) (int64, error) {
 	write := p.name == "randwrite"
-	block := int64(len(buf))
+	block := p.block
+	windows := write && int64(len(buf)) == patternPeriod && bodyWindows(block)
+	period := buf
+	buf = buf[:block]
 	var ops int64
 	for ops < total {
 		if p.stop.Load() {
@@ -82,7 +88,12 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		}
 		off := gen.next()
 		var err error
-		if write {
+		switch {
+		case windows:
+			at := off % patternPeriod
+			buf = period[at : at+block]
+			w.pat.stamp(buf, off)
+		case write:
 			w.pat.fill(buf, off)
 		}
 		t0 := clock.Now()
