@@ -1,7 +1,6 @@
 package launcher
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,12 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"ioswarm/hostlist"
+	"ioswarm/mounts"
 )
 
 // place decides which binary the nodes run: --remote-bin as given; this
@@ -30,7 +28,7 @@ func (l *Srun) place(ctx context.Context, targets []Target) (string, error) {
 	if !slices.ContainsFunc(targets, func(t Target) bool { return t.Exe == "" }) {
 		return "", nil // every target names its own binary
 	}
-	fs := fsTypeOf(filepath.Dir(l.Binary))
+	fs := mounts.FSType(filepath.Dir(l.Binary))
 	if sharedFS(fs) {
 		l.Log.Printf("srun: ranks run %s in place (a %s filesystem, seen by every node)\n", l.Binary, fs)
 		return l.Binary, nil
@@ -138,64 +136,4 @@ func sharedFS(fstype string) bool {
 		return true
 	}
 	return false
-}
-
-// fsTypeOf is the type of the filesystem holding dir, from this process's
-// mount table, or "unknown".
-func fsTypeOf(dir string) string {
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	return mountFSType(f, dir)
-}
-
-// mountFSType finds, in a mountinfo table, the type of the mount with the
-// longest mount point that contains path. Lines are
-// "id parent maj:min root mountpoint options [optional...] - fstype source superoptions".
-func mountFSType(mountinfo io.Reader, path string) string {
-	best, bestLen := "unknown", -1
-	sc := bufio.NewScanner(mountinfo)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		sep := slices.Index(fields, "-")
-		if len(fields) < 5 || sep < 5 || sep+1 >= len(fields) {
-			continue
-		}
-		mp := unescapeOctal(fields[4])
-		if !underMount(path, mp) || len(mp) < bestLen {
-			continue
-		}
-		best, bestLen = fields[sep+1], len(mp)
-	}
-	return best
-}
-
-func underMount(path, mountPoint string) bool {
-	return mountPoint == "/" || path == mountPoint || strings.HasPrefix(path, mountPoint+"/")
-}
-
-// unescapeOctal undoes the kernel's \ooo escapes of spaces, tabs, newlines
-// and backslashes in mount points.
-func unescapeOctal(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+4 <= len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

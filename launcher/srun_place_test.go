@@ -3,6 +3,7 @@ package launcher
 import (
 	"context"
 	"errors"
+	"ioswarm/mounts"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,37 +12,6 @@ import (
 	"testing"
 	"time"
 )
-
-const sampleMountinfo = `22 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw
-30 22 0:26 / /tmp rw,nosuid - tmpfs tmpfs rw,size=1g
-41 22 0:40 / /gpfs/fs1 rw,relatime shared:20 - gpfs fs1 rw
-42 41 0:41 / /gpfs/fs1/local rw - xfs /dev/sdb rw
-50 22 0:50 / /home rw - nfs4 srv:/home rw,vers=4.2
-51 50 0:51 / /home rw - autofs systemd-1 rw
-60 22 0:60 / /mnt/my\040apps rw - lustre 10.0.0.1@tcp:/apps rw
-bad line
-`
-
-func TestMountFSType(t *testing.T) {
-	cases := []struct{ path, want string }{
-		{"/usr/bin", "ext4"},
-		{"/tmp", "tmpfs"},
-		{"/tmpfoo/x", "ext4"},
-		{"/gpfs/fs1/bin", "gpfs"},
-		{"/gpfs/fs1/local/bin", "xfs"},
-		{"/home/u/bin", "autofs"}, // the later mount on the same point hides the earlier
-		{"/mnt/my apps/ioswarm", "lustre"},
-		{"/mnt/my", "ext4"},
-	}
-	for _, c := range cases {
-		if got := mountFSType(strings.NewReader(sampleMountinfo), c.path); got != c.want {
-			t.Errorf("mountFSType(%q) = %q, want %q", c.path, got, c.want)
-		}
-	}
-	if got := mountFSType(strings.NewReader(""), "/x"); got != "unknown" {
-		t.Errorf("mountFSType on an empty table = %q, want unknown", got)
-	}
-}
 
 func TestSharedFS(t *testing.T) {
 	for _, fs := range []string{"nfs", "nfs4", "lustre", "gpfs", "beegfs", "fuse.beegfs", "ceph", "panfs", "wekafs"} {
@@ -109,7 +79,7 @@ func TestSrunPrepareBroadcastsRunsTheCopyAndCloseRemovesIt(t *testing.T) {
 	f := newFakeSlurm(t, "NodeName=n1 NodeAddr=127.0.0.1 State=IDLE\nNodeName=n2 NodeAddr=127.0.0.1 State=IDLE\n")
 	var log lockedBuffer
 	l := sbcastSrun(t, f, &log, "n1", "n2")
-	if fs := fsTypeOf(f.dir); sharedFS(fs) {
+	if fs := mounts.FSType(f.dir); sharedFS(fs) {
 		t.Skipf("the temporary directory is on %s, which counts as shared: no copy would be made", fs)
 	}
 	addrs, err := l.Prepare(context.Background(), l.Alloc.Targets())
@@ -152,7 +122,7 @@ func TestSrunBroadcastFailureNamesTheNode(t *testing.T) {
 	f := newFakeSlurm(t, "")
 	var log lockedBuffer
 	l := sbcastSrun(t, f, &log, "n1", "n2", "n3")
-	if fs := fsTypeOf(f.dir); sharedFS(fs) {
+	if fs := mounts.FSType(f.dir); sharedFS(fs) {
 		t.Skipf("the temporary directory is on %s, which counts as shared", fs)
 	}
 	l.Advertise = "127.0.0.1"

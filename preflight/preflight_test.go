@@ -14,34 +14,6 @@ import (
 	"ioswarm/launcher"
 )
 
-const mountinfo = `22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/vda rw
-30 22 0:26 / /tmp rw,nosuid shared:2 - tmpfs tmpfs rw
-31 22 0:40 / /gpfs/scratch rw - gpfs scratch rw
-32 31 0:41 / /gpfs/scratch/fuse rw - fuse.beegfs beegfs_nodev rw
-33 22 0:42 / /mnt/with\040space rw - nfs4 srv:/x rw
-34 30 0:43 / /tmp rw - tmpfs second rw
-`
-
-func TestMountTypePicksLongestVisibleMount(t *testing.T) {
-	cases := map[string]string{
-		"/":                       "ext4",
-		"/home/me":                "ext4",
-		"/tmp/x":                  "tmpfs",
-		"/gpfs/scratch/a":         "gpfs",
-		"/gpfs/scratchy":          "ext4",
-		"/gpfs/scratch/fuse/deep": "fuse.beegfs",
-		"/mnt/with space/d":       "nfs4",
-	}
-	for path, want := range cases {
-		if got := mountType(strings.NewReader(mountinfo), path); got != want {
-			t.Errorf("%s: %s, want %s", path, got, want)
-		}
-	}
-	if got := mountType(strings.NewReader("garbage\n"), "/x"); got != "unknown" {
-		t.Errorf("no usable line: %s", got)
-	}
-}
-
 func TestEstimateTakesShortestRoundTrip(t *testing.T) {
 	// The node's clocks run 5 ms (monotonic) and 2 ms (wall) ahead.
 	mk := func(sent, rtt, nodeDelay int64) sample {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"ioswarm/mounts"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -51,7 +52,7 @@ func Probe(dir string) Report {
 		r.DirError = dir + ": not a directory"
 		return r
 	}
-	r.FSType = fsType(dir)
+	r.FSType = mounts.FSType(dir)
 	var sfs unix.Statfs_t
 	if unix.Statfs(dir, &sfs) == nil {
 		r.FreeBytes = int64(sfs.Bavail) * sfs.Bsize

@@ -1,4 +1,8 @@
-package preflight
+// Package mounts tells which filesystem holds a path, from the kernel's
+// mount table. The rank reports it per node, the preflight shows it, and
+// the srun launcher uses it to decide whether the binary must be
+// broadcast. It imports only the standard library.
+package mounts
 
 import (
 	"bufio"
@@ -9,9 +13,9 @@ import (
 	"strings"
 )
 
-// fsType names the filesystem holding dir as the kernel does (ext4, xfs,
-// nfs4, lustre, gpfs, fuse.beegfs, ...).
-func fsType(dir string) string {
+// FSType names the filesystem holding dir as the kernel does (ext4, xfs,
+// nfs4, lustre, gpfs, fuse.beegfs, ...), or "unknown".
+func FSType(dir string) string {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		real = dir
@@ -24,18 +28,18 @@ func fsType(dir string) string {
 		return "unknown"
 	}
 	defer f.Close()
-	return mountType(f, real)
+	return typeAt(f, real)
 }
 
-// mountType reads mountinfo and returns the type of the mount whose mount
-// point is the longest prefix of path; of mounts stacked on one point,
-// the last listed is the one visible.
-func mountType(mountinfo io.Reader, path string) string {
+// typeAt reads a mountinfo table and returns the type of the mount whose
+// mount point is the longest prefix of path; of mounts stacked on one
+// point, the last listed is the one visible. Lines are
+// "id parent maj:min root mountpoint options [optional...] - type source superoptions".
+func typeAt(mountinfo io.Reader, path string) string {
 	best, bestLen := "unknown", -1
 	sc := bufio.NewScanner(mountinfo)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		// id parent maj:min root mountpoint options [optional...] - type source superoptions
 		before, after, ok := strings.Cut(sc.Text(), " - ")
 		f, g := strings.Fields(before), strings.Fields(after)
 		if !ok || len(f) < 5 || len(g) < 1 {
