@@ -3,6 +3,7 @@ package preflight
 import (
 	"fmt"
 	"io"
+	"ioswarm/units"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -54,7 +55,7 @@ func row(r Result) []string {
 	if rep := r.Report; rep != nil {
 		copy(cells[2:], []string{rep.User, rep.Arch, rep.Kernel, orDash(rep.FSType), "-", yesNo(rep.Writable), yesNo(rep.CanDrop)})
 		if rep.DirError == "" {
-			cells[6] = formatBytes(rep.FreeBytes)
+			cells[6] = units.FormatBytes(rep.FreeBytes)
 		}
 	}
 	if r.Clock != nil {
@@ -75,28 +76,6 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// formatBytes prints free space with three significant digits in binary
-// units ("37.2 GiB"): a rounded figure, unlike the exact sizes of flags.
-func formatBytes(n int64) string {
-	v := float64(n)
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	i := 0
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	if i == 0 {
-		return strconv.FormatInt(n, 10) + " B"
-	}
-	prec := 2
-	if v >= 100 {
-		prec = 0
-	} else if v >= 10 {
-		prec = 1
-	}
-	return strconv.FormatFloat(v, 'f', prec, 64) + " " + units[i]
 }
 
 // formatOffset prints an offset with its error bound, in milliseconds

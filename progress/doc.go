@@ -7,7 +7,7 @@
 // Progress is best effort: a failed write to the terminal or log never
 // fails the job.
 //
-// It imports only the standard library and golang.org/x/sys/unix; it
-// must not import coordinator, rank, barrier or launcher (coordinator
+// It imports only the standard library, golang.org/x/sys/unix and units;
+// it must not import coordinator, rank, barrier or launcher (coordinator
 // reaches it through its interface).
 package progress

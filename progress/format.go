@@ -5,27 +5,6 @@ import (
 	"time"
 )
 
-// bytesText prints a byte count in binary units with three significant
-// digits: progress needs a glance, not the exact figure.
-func bytesText(n int64) string {
-	v := float64(n)
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	i := 0
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	switch {
-	case i == 0:
-		return fmt.Sprintf("%d B", n)
-	case v >= 100:
-		return fmt.Sprintf("%.0f %s", v, units[i])
-	case v >= 10:
-		return fmt.Sprintf("%.1f %s", v, units[i])
-	}
-	return fmt.Sprintf("%.2f %s", v, units[i])
-}
-
 // rateText prints bytes per second in decimal GB/s, as the results do.
 func rateText(bps float64) string {
 	return fmt.Sprintf("%.3f GB/s", bps/1e9)

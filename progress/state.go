@@ -2,6 +2,7 @@ package progress
 
 import (
 	"fmt"
+	"ioswarm/units"
 	"time"
 )
 
@@ -75,5 +76,5 @@ func (p *phaseState) summary() string {
 	case rate > 0:
 		eta = etaText(time.Duration(float64(p.total-done) / rate * float64(time.Second)))
 	}
-	return fmt.Sprintf("%5.1f%%  %s  %s of %s  ETA %s", pct, rateText(rate), bytesText(done), bytesText(p.total), eta)
+	return fmt.Sprintf("%5.1f%%  %s  %s of %s  ETA %s", pct, rateText(rate), units.FormatBytes(done), units.FormatBytes(p.total), eta)
 }

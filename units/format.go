@@ -28,6 +28,17 @@ func FormatSize(n int64) string {
 	return sign + strconv.FormatUint(u, 10) + "B"
 }
 
+// FormatBytes prints a byte count rounded to three significant digits in
+// binary units, for a figure read at a glance (free space, progress):
+// "1023 B", "1.50 KiB", "200 MiB". Exact sizes are FormatSize's.
+func FormatBytes(n int64) string {
+	if n > -1024 && n < 1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	units := [...]string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	return formatScaled(float64(n), 1024, units[:], " ")
+}
+
 // FormatRate prints a rate in decimal units (kB/s, MB/s, GB/s: powers of
 // 1000, as storage vendors and IOR quote them) with at least three
 // significant digits, for example "2.13 GB/s".

@@ -129,3 +129,15 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatBytes(t *testing.T) {
+	const gib = int64(1) << 30
+	for n, want := range map[int64]string{
+		0: "0 B", 1023: "1023 B", 1536: "1.50 KiB", 200 << 20: "200 MiB", 5 * gib / 2: "2.50 GiB",
+		40 * gib: "40.0 GiB", 3 << 39: "1.50 TiB", 1<<20 - 1: "1.00 MiB",
+	} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
