@@ -182,12 +182,7 @@ func (l *Srun) Close() error {
 	procs, bcast := l.procs, l.bcast
 	l.procs, l.bcast, l.closed = nil, "", true
 	l.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, p := range procs {
-		wg.Add(1)
-		go func() { defer wg.Done(); p.Stop() }()
-	}
-	wg.Wait()
+	stopAll(procs)
 	if bcast == "" {
 		return nil
 	}

@@ -75,19 +75,11 @@ func (l *Srun) startStep(t Target, command []string) (*srunProc, error) {
 // Exec implements Launcher: a one-task step on t's node running
 // `<binary> args...`, with no input; its standard output is returned.
 func (l *Srun) Exec(ctx context.Context, t Target, args []string) ([]byte, error) {
-	if why, down := l.downReason(t.Host); down {
-		return nil, fmt.Errorf("host %s: node unreachable: %s", t.Host, why)
-	}
-	exe, err := l.exeOf(t)
+	exe, err := l.exeOn(t)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, l.Tools.srun(), stepArgs(t.Host, "ioswarm", exe, args)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// SIGTERM first: srun then cancels the step on the node, where SIGKILL
-	// would leave it to Slurm to notice.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = l.grace()
+	cmd := l.stepCommand(ctx, stepArgs(t.Host, "ioswarm", exe, args))
 	var out bytes.Buffer
 	var last lastLines
 	cmd.Stdout, cmd.Stderr = &out, &last
@@ -95,6 +87,27 @@ func (l *Srun) Exec(ctx context.Context, t Target, args []string) ([]byte, error
 		return out.Bytes(), fmt.Errorf("host %s: %s %s: %w", t.Host, exe, firstWord(args), stepError("srun", err, last.String()))
 	}
 	return out.Bytes(), nil
+}
+
+// exeOn is the binary a one-off step runs on t's node, or why there is
+// none: a node srun or sbcast already failed on is not tried again.
+func (l *Srun) exeOn(t Target) (string, error) {
+	if why, down := l.downReason(t.Host); down {
+		return "", fmt.Errorf("host %s: node unreachable: %s", t.Host, why)
+	}
+	return l.exeOf(t)
+}
+
+// stepCommand is srun with args as a step that ends with ctx: in a process
+// group of its own, and cancelled with SIGTERM first, on which srun
+// cancels the step on the node, where SIGKILL would leave it to Slurm to
+// notice.
+func (l *Srun) stepCommand(ctx context.Context, args []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, l.Tools.srun(), args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = l.grace()
+	return cmd
 }
 
 // stepError describes how a Slurm tool failed, with what it (or the task)

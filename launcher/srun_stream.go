@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"slices"
-	"syscall"
 )
 
 // Stream implements the preflight's streaming probe under Slurm: a
@@ -16,17 +14,11 @@ import (
 // comes, so a round trip through the step takes milliseconds, not a
 // buffer's fill.
 func (l *Srun) Stream(ctx context.Context, t Target, args []string) (*Stream, error) {
-	if why, down := l.downReason(t.Host); down {
-		return nil, fmt.Errorf("host %s: node unreachable: %s", t.Host, why)
-	}
-	exe, err := l.exeOf(t)
+	exe, err := l.exeOn(t)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, l.Tools.srun(), slices.Insert(stepArgs(t.Host, "ioswarm", exe, args), 0, "--unbuffered")...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = l.grace()
+	cmd := l.stepCommand(ctx, slices.Insert(stepArgs(t.Host, "ioswarm", exe, args), 0, "--unbuffered"))
 	var last lastLines
 	cmd.Stderr = &last
 	in, err1 := cmd.StdinPipe()

@@ -247,12 +247,7 @@ func (l *SSH) Close() error {
 	procs, conns := l.procs, l.conns
 	l.procs, l.conns = nil, nil
 	l.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, p := range procs {
-		wg.Add(1)
-		go func() { defer wg.Done(); p.Stop() }()
-	}
-	wg.Wait()
+	stopAll(procs)
 	for _, c := range conns {
 		c.close()
 	}
