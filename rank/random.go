@@ -52,17 +52,8 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 		return fmt.Errorf("open %s: %w", w.path, err)
 	}
 	ops, err := w.randomOps(p, fd, buf, &gen, total)
-	if err == nil && mode == unix.O_WRONLY && p.fsync {
-		if err = unix.Fsync(fd); err != nil {
-			err = fmt.Errorf("fsync %s: %w", w.path, err)
-		}
-	}
-	if err != nil {
-		unix.Close(fd)
+	if err := w.closeFile(fd, mode == unix.O_WRONLY && p.fsync, err); err != nil {
 		return err
-	}
-	if err := unix.Close(fd); err != nil {
-		return fmt.Errorf("close %s: %w", w.path, err)
 	}
 	w.timedEnd(clock.Now(), ops*block, ops, false)
 	return nil

@@ -20,18 +20,8 @@ func (w *worker) seqWrite(p *phaseParams, buf []byte) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", w.path, err)
 	}
-	if err := w.writeRecords(p, fd, buf); err != nil {
-		unix.Close(fd)
+	if err := w.closeFile(fd, p.fsync, w.writeRecords(p, fd, buf)); err != nil {
 		return err
-	}
-	if p.fsync {
-		if err := unix.Fsync(fd); err != nil {
-			unix.Close(fd)
-			return fmt.Errorf("fsync %s: %w", w.path, err)
-		}
-	}
-	if err := unix.Close(fd); err != nil {
-		return fmt.Errorf("close %s: %w", w.path, err)
 	}
 	w.timedEnd(clock.Now(), w.size, w.size/block, false)
 	return nil
@@ -79,12 +69,8 @@ func (w *worker) seqRead(p *phaseParams, buf []byte) error {
 		return fmt.Errorf("open %s: %w", w.path, err)
 	}
 	ops, err := w.readRecords(p, fd, buf)
-	if err != nil {
-		unix.Close(fd)
+	if err := w.closeFile(fd, false, err); err != nil {
 		return err
-	}
-	if err := unix.Close(fd); err != nil {
-		return fmt.Errorf("close %s: %w", w.path, err)
 	}
 	w.timedEnd(clock.Now(), ops*block, ops, false)
 	return nil

@@ -87,6 +87,27 @@ func (w *worker) run(p *phaseParams, buf []byte) error {
 	return err
 }
 
+// closeFile ends a phase's use of fd, inside the timed window, once its
+// loop has returned loopErr: fsync first when sync is set and the loop
+// succeeded, then close. fd is closed on every path; the first error is
+// returned.
+func (w *worker) closeFile(fd int, sync bool, loopErr error) error {
+	err := loopErr
+	if err == nil && sync {
+		if e := unix.Fsync(fd); e != nil {
+			err = fmt.Errorf("fsync %s: %w", w.path, e)
+		}
+	}
+	if err != nil {
+		unix.Close(fd)
+		return err
+	}
+	if e := unix.Close(fd); e != nil {
+		return fmt.Errorf("close %s: %w", w.path, e)
+	}
+	return nil
+}
+
 // timedEnd closes the timed part of the phase once, at the first call.
 func (w *worker) timedEnd(now, bytes, ops int64, stonewalled bool) {
 	if w.rec.EndNS != 0 {
