@@ -49,7 +49,7 @@ func writePhases(w io.Writer, phases []result.Phase) {
 }
 
 func phaseName(p *result.Phase) string {
-	name := clean(p.Name)
+	name := Clean(p.Name)
 	if p.Stonewalled {
 		name += "*"
 	}
@@ -75,7 +75,7 @@ func spreadCells(p *result.Phase) []string {
 	tb := p.ThreadBandwidth
 	cells := append([]string{phaseName(p), strconv.Itoa(p.Iteration)}, lat...)
 	return append(cells, gb(tb.Min)+"/"+gb(tb.Mean)+"/"+gb(tb.Max),
-		humanNS(p.StartSkewNS), orDash(clean(p.CacheDrop)), percent(p.ResidentFraction))
+		humanNS(p.StartSkewNS), orDash(Clean(p.CacheDrop)), percent(p.ResidentFraction))
 }
 
 // isRandom reports whether a phase is counted in operations (randwrite,
@@ -97,7 +97,7 @@ func verifiedNames(phases []result.Phase) string {
 	for _, p := range phases {
 		if p.Verified && !seen[p.Name] {
 			seen[p.Name] = true
-			names = append(names, clean(p.Name))
+			names = append(names, Clean(p.Name))
 		}
 	}
 	return strings.Join(names, ", ")

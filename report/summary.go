@@ -27,7 +27,7 @@ func writeSummary(w io.Writer, phases []result.Phase) {
 	row(tw, "phase", "iterations", "figure", "mean ± stddev", "min", "max")
 	for _, s := range repeated {
 		for _, r := range summaryRows(s, phaseLatency(phases, s.Name)) {
-			row(tw, append([]string{clean(s.Name), strconv.Itoa(s.Iterations)}, r...)...)
+			row(tw, append([]string{Clean(s.Name), strconv.Itoa(s.Iterations)}, r...)...)
 		}
 	}
 	tw.Flush()
@@ -87,6 +87,6 @@ func writeWarnings(w io.Writer, warnings []string) {
 	}
 	fmt.Fprintln(w, "warnings:")
 	for _, s := range warnings {
-		fmt.Fprintln(w, "  "+clean(s))
+		fmt.Fprintln(w, "  "+Clean(s))
 	}
 }

@@ -25,7 +25,7 @@ func WriteTable(w io.Writer, job *result.Job) error {
 		if reason == "" {
 			reason = "the run ended early"
 		}
-		fmt.Fprintf(ew, "INCOMPLETE RUN: %s — figures below are not a measurement of the whole job\n\n", clean(reason))
+		fmt.Fprintf(ew, "INCOMPLETE RUN: %s — figures below are not a measurement of the whole job\n\n", Clean(reason))
 	}
 	writeHeader(ew, job)
 	writePhases(ew, job.Phases)
@@ -53,9 +53,10 @@ func (e *ErrWriter) Write(p []byte) (int, error) {
 	return n, e.Err
 }
 
-// clean replaces tabs and line breaks, which would break the table's
-// columns, and other control characters with spaces.
-func clean(s string) string {
+// Clean replaces tabs and line breaks, which would break a table's
+// columns, and other control characters with spaces. The study tables use
+// it too.
+func Clean(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r < ' ' || r == 0x7f {
 			return ' '
@@ -79,22 +80,22 @@ func pair(w io.Writer, key, value string) {
 func writeHeader(w io.Writer, job *result.Job) {
 	c := job.Config
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	id := clean(job.JobID)
+	id := Clean(job.JobID)
 	if job.Label != "" {
-		id += "  (label " + clean(job.Label) + ")"
+		id += "  (label " + Clean(job.Label) + ")"
 	}
 	pair(tw, "job", id)
-	pair(tw, "ioswarm", clean(job.Version)+", started "+clean(job.StartedAt))
-	pair(tw, "command", clean(job.CommandLine))
-	pair(tw, "launcher", clean(job.Launcher))
+	pair(tw, "ioswarm", Clean(job.Version)+", started "+Clean(job.StartedAt))
+	pair(tw, "command", Clean(job.CommandLine))
+	pair(tw, "launcher", Clean(job.Launcher))
 	pair(tw, "hosts", strconv.Itoa(len(job.Hosts)))
 	pair(tw, "threads", strconv.Itoa(c.Threads))
 	pair(tw, "block size", binaryBytes(c.BlockSize)+" (random "+binaryBytes(c.RandBlockSize)+")")
 	pair(tw, "file size", binaryBytes(c.FileSize)+" per thread")
 	pair(tw, "total", binaryBytes(c.Total))
-	pair(tw, "dir", clean(c.Dir))
+	pair(tw, "dir", Clean(c.Dir))
 	pair(tw, "fs type", fsTypes(job.Hosts))
-	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), orDash(clean(c.DropCaches))))
+	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), orDash(Clean(c.DropCaches))))
 	pair(tw, "clock", "offsets known to within "+humanNS(clockError(job.Hosts)))
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -106,7 +107,7 @@ func fsTypes(hosts []result.Host) string {
 	var types []string
 	seen := map[string]bool{}
 	for _, h := range hosts {
-		t := orDash(clean(h.FSType))
+		t := orDash(Clean(h.FSType))
 		if !seen[t] {
 			seen[t] = true
 			types = append(types, t)

@@ -92,8 +92,8 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	}
 	ew := &report.ErrWriter{W: w, What: "comparison"}
 	names := Names(a, b)
-	fmt.Fprintf(ew, "A  %s: %s\n", clean(names[0]), a.Describe())
-	fmt.Fprintf(ew, "B  %s: %s\n", clean(names[1]), b.Describe())
+	fmt.Fprintf(ew, "A  %s: %s\n", report.Clean(names[0]), a.Describe())
+	fmt.Fprintf(ew, "B  %s: %s\n", report.Clean(names[1]), b.Describe())
 	fmt.Fprintf(ew, "change is B relative to A (+24.0%% means B = 1.24 × A); GB/s are 10^9 B/s\n\n")
 	pairs := Match(a, b)
 	width, head := columns(pairs)
@@ -121,7 +121,7 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 func columns(pairs []Pair) (int, []string) {
 	width, random := len("phase"), false
 	for _, p := range pairs {
-		width = max(width, len(clean(p.Phase)))
+		width = max(width, len(report.Clean(p.Phase)))
 		random = random || (IsRandom(p.Phase) && p.A != nil && p.B != nil)
 	}
 	head := []string{pad("phase", width), "threads", "A GB/s", "B GB/s", "change", "A first-done", "B first-done", "change"}
@@ -151,7 +151,7 @@ func unmatched(pairs []Pair) []string {
 		if phases[k] == nil {
 			order = append(order, k)
 		}
-		phases[k] = append(phases[k], clean(p.Phase))
+		phases[k] = append(phases[k], report.Clean(p.Phase))
 	}
 	sort.SliceStable(order, func(i, j int) bool {
 		if order[i].side != order[j].side {
@@ -174,7 +174,7 @@ func pairCells(p Pair, width int) []string {
 	if !a.Complete || !b.Complete {
 		threads += "*"
 	}
-	cells := []string{pad(clean(p.Phase), width), threads,
+	cells := []string{pad(report.Clean(p.Phase), width), threads,
 		gbs(a.Bandwidth), gbs(b.Bandwidth), FormatChange(a.Bandwidth, b.Bandwidth),
 		gbs(a.FirstDone), gbs(b.FirstDone), FormatChange(a.FirstDone, b.FirstDone)}
 	if !IsRandom(p.Phase) {

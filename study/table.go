@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ioswarm/report"
 	"ioswarm/result"
 )
 
@@ -30,10 +31,10 @@ func NewTable(w io.Writer, s *Sweep) *Table {
 	t := &Table{w: w, phases: s.Phases()}
 	title := "sweep"
 	if s.Label != "" {
-		title += " " + clean(s.Label)
+		title += " " + report.Clean(s.Label)
 	}
 	t.printf("%s: threads %s; phases %s\n%s; dir %s\n", title, FormatThreads(s.Threads),
-		strings.Join(s.Setup.Phases, ","), s.Describe(), clean(s.Setup.Dir))
+		strings.Join(s.Setup.Phases, ","), s.Describe(), report.Clean(s.Setup.Dir))
 	t.printf("bandwidth and first-done in GB/s (10^9 B/s)%s\n\n", iterationText(s.Setup.Iterations))
 	var groups, names strings.Builder
 	groups.WriteString(pad("", 7))
@@ -43,7 +44,7 @@ func NewTable(w io.Writer, s *Sweep) *Table {
 		if IsRandom(p) {
 			cols = append(cols, "IOPS")
 		}
-		groups.WriteString("  " + pad(clean(p), len(cols)*(cellWidth+1)-1))
+		groups.WriteString("  " + pad(report.Clean(p), len(cols)*(cellWidth+1)-1))
 		for _, c := range cols {
 			names.WriteString(" " + lpad(c, cellWidth))
 		}
@@ -75,7 +76,7 @@ func (t *Table) Row(job *result.Job) {
 		b.WriteString("  stonewalled")
 	}
 	if !job.Complete {
-		b.WriteString("  INCOMPLETE: " + clean(orText(job.Error, "the run ended early")))
+		b.WriteString("  INCOMPLETE: " + report.Clean(orText(job.Error, "the run ended early")))
 	}
 	t.printf("%s\n", b.String())
 }
@@ -122,7 +123,7 @@ func WriteTable(w io.Writer, s *Sweep) error {
 		t.Row(p)
 	}
 	if !s.Complete {
-		t.printf("sweep stopped early: %s\n", clean(orText(s.Error, "not every point ran")))
+		t.printf("sweep stopped early: %s\n", report.Clean(orText(s.Error, "not every point ran")))
 	}
 	return t.Err()
 }
@@ -146,16 +147,6 @@ func lpad(s string, n int) string {
 		return s
 	}
 	return strings.Repeat(" ", n-len(s)) + s
-}
-
-// clean replaces control characters, which would break the table's lines.
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 func orText(s, alt string) string {
