@@ -2,39 +2,17 @@ package report
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"ioswarm/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test ./report -update rewrites it after review)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 func TestTableGolden(t *testing.T) {
 	var buf bytes.Buffer
 	if err := WriteTable(&buf, fixtureJob(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "table.golden", buf.Bytes())
+	golden.Check(t, "table.golden", buf.Bytes())
 }
 
 func TestTableIncompleteGolden(t *testing.T) {
@@ -42,7 +20,7 @@ func TestTableIncompleteGolden(t *testing.T) {
 	if err := WriteTable(&buf, incompleteJob(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "table_incomplete.golden", buf.Bytes())
+	golden.Check(t, "table_incomplete.golden", buf.Bytes())
 }
 
 func TestCSVGolden(t *testing.T) {
@@ -53,7 +31,7 @@ func TestCSVGolden(t *testing.T) {
 	if err := WriteCSV(&buf, incompleteJob(t), false); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "jobs.csv.golden", buf.Bytes())
+	golden.Check(t, "jobs.csv.golden", buf.Bytes())
 }
 
 func TestJSONGolden(t *testing.T) {
@@ -61,5 +39,5 @@ func TestJSONGolden(t *testing.T) {
 	if err := WriteJSON(&buf, fixtureJob(t)); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "job.json.golden", buf.Bytes())
+	golden.Check(t, "job.json.golden", buf.Bytes())
 }

@@ -2,34 +2,13 @@ package study
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"ioswarm/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata (fixtures and *.golden) from the current code")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./study -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test ./study -update rewrites it after review)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 // The committed result files are exactly what the fixture code builds,
 // so the golden tables below rest on figures reduced by the real rules.
@@ -40,7 +19,7 @@ func TestFixtureFiles(t *testing.T) {
 		if err := WriteJSON(&buf, s); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, name, buf.Bytes())
+		golden.Check(t, name, buf.Bytes())
 	}
 }
 
@@ -58,7 +37,7 @@ func TestSweepTableGolden(t *testing.T) {
 	if err := WriteTable(&buf, load(t, "gen2.json")); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sweep_table.golden", buf.Bytes())
+	golden.Check(t, "sweep_table.golden", buf.Bytes())
 }
 
 func TestCompareTableGolden(t *testing.T) {
@@ -66,7 +45,7 @@ func TestCompareTableGolden(t *testing.T) {
 	if err := WriteCompare(&buf, load(t, "gen1.json"), load(t, "gen2.json")); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "compare_table.golden", buf.Bytes())
+	golden.Check(t, "compare_table.golden", buf.Bytes())
 }
 
 // B's 1-thread point took 25/31 of A's time in every interval: each of
