@@ -63,3 +63,26 @@ func TestTypeAtOnAnotherTable(t *testing.T) {
 		t.Errorf("typeAt on an empty table = %q, want unknown", got)
 	}
 }
+
+func TestMountAtGivesSourceAndOptions(t *testing.T) {
+	table := sampleMountinfo + "70 22 0:70 / /ro rw,ro - ext4 /dev/sdc ro\n"
+	cases := []struct {
+		path         string
+		want         Mount
+		wantReadOnly bool
+	}{
+		{"/usr", Mount{Point: "/", Type: "ext4", Source: "/dev/vda1", Options: "rw,relatime;rw"}, false},
+		{"/home/me", Mount{Point: "/home", Type: "autofs", Source: "systemd-1", Options: "rw;rw"}, false},
+		{"/mnt/my apps/x", Mount{Point: "/mnt/my apps", Type: "lustre", Source: "10.0.0.1@tcp:/apps", Options: "rw;rw"}, false},
+		{"/ro/x", Mount{Point: "/ro", Type: "ext4", Source: "/dev/sdc", Options: "rw,ro;ro"}, true},
+	}
+	for _, c := range cases {
+		got := mountAt(strings.NewReader(table), c.path)
+		if got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.path, got, c.want)
+		}
+		if got.ReadOnly() != c.wantReadOnly {
+			t.Errorf("%s: read-only %v, want %v", c.path, got.ReadOnly(), c.wantReadOnly)
+		}
+	}
+}
