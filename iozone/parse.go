@@ -1,0 +1,412 @@
+package iozone
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// IOzone's limits (iozone.c: MAXSTREAMS, MAXBUFFERSIZE and its defaults
+// KILOBYTES and the 4 kB record throughput_test falls back to).
+const (
+	MaxStreams        = 1024
+	MaxRecordSize     = 16 << 20
+	DefaultFileSize   = 512 << 10
+	DefaultRecordSize = 4 << 10
+	defaultThreads    = 8 // what IOzone makes of -t 0
+)
+
+// Command is everything an IOzone command line said. Sizes are bytes.
+type Command struct {
+	Args []string // the arguments as given (without the program name)
+
+	Tests          []int  // -i values in the order given
+	FileSize       int64  // -s, per file; DefaultFileSize when not given
+	FileSizeSet    bool   // -s was given
+	RecordSize     int64  // -r; DefaultRecordSize when not given
+	RecordSizeSet  bool   // -r was given
+	Threads        []int  // -t values in the order given (IOzone runs each)
+	MinProcs       int    // -l (0: not given)
+	MaxProcs       int    // -u (0: not given)
+	Close          bool   // -c: close inside the timing
+	Fsync          bool   // -e: fsync inside the timing
+	Keep           bool   // -w: do not unlink the files
+	NoRetest       bool   // -+n: no rewrite, no re-read
+	ClientFile     string // -+m FILE
+	Direct         bool   // -I: O_DIRECT
+	OpsPerSec      bool   // -O: results in operations per second
+	NoStonewall    bool   // -x: stonewalling off
+	PerChild       bool   // -C: one line per child
+	Excel          bool   // -R: the Excel-style table on stdout
+	PosixThreads   bool   // -T: POSIX threads instead of processes
+	Files          []string
+	Help           bool // -h: print help and do nothing else
+	throughputMode bool // -t, -l or -u seen
+}
+
+// OptionError is a command line ioswarm cannot run: the option (empty when
+// the problem is the line as a whole), what is wrong and, when there is
+// one, the ioswarm flag that comes closest.
+type OptionError struct {
+	Option string
+	Msg    string
+	Hint   string
+}
+
+func (e *OptionError) Error() string {
+	s := "iozone: " + e.Msg
+	if e.Option != "" {
+		s = "iozone option " + e.Option + ": " + e.Msg
+	}
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
+	}
+	return s
+}
+
+// The option letters of IOzone's getopt string (main in iozone.c), split
+// into those without and those with an argument.
+const (
+	flagLetters  = "ZQNIBDGCTOMREWovAxamwphcezK"
+	valueLetters = "JjkVrtsfFdluUSLH+PibXYgnyq"
+)
+
+// takesValue reports whether IOzone's getopt gives letter c an argument.
+func takesValue(c byte) bool { return strings.IndexByte(valueLetters, c) >= 0 }
+
+// isFlag reports whether c is an IOzone option letter without an argument.
+func isFlag(c byte) bool { return strings.IndexByte(flagLetters, c) >= 0 }
+
+// Parse reads IOzone's command-line syntax (without the program name) the
+// way IOzone's getopt loop does: single-letter options may be combined
+// ("-ce", "-Rb"), an option's value may follow it in the same word ("-i0",
+// "-t8") or in the next one ("-i 0"), "-+x" options take their operand
+// from the next word, and "--" ends the options. Unlike IOzone, a word
+// that is not an option is an error (IOzone silently ignores it), and so
+// is every option ioswarm does not run; the error names the closest
+// ioswarm flag. With -h, Parse stops there and returns a Command with Help
+// set, as IOzone prints its help and exits.
+func Parse(args []string) (Command, error) {
+	c := Command{Args: append([]string(nil), args...), FileSize: DefaultFileSize, RecordSize: DefaultRecordSize}
+	p := parser{args: args, cmd: &c}
+	if err := p.run(); err != nil {
+		return Command{}, err
+	}
+	if c.Help {
+		return c, nil
+	}
+	if p.sCount > 1 || p.rCount > 1 {
+		opt := "-s"
+		if p.rCount > 1 {
+			opt = "-r"
+		}
+		return Command{}, &OptionError{Option: opt, Msg: "Can not mix throughput mode and auto-mode flags.",
+			Hint: "IOzone turns several " + opt + " into auto mode; give one, or use ioswarm sweep for a series"}
+	}
+	if err := c.validate(); err != nil {
+		return Command{}, err
+	}
+	return c, nil
+}
+
+// parser walks the words like getopt, keeping its position.
+type parser struct {
+	args   []string
+	i      int // next word
+	cmd    *Command
+	sCount int
+	rCount int
+}
+
+func (p *parser) run() error {
+	for p.i < len(p.args) {
+		word := p.args[p.i]
+		p.i++
+		if word == "--" {
+			if p.i < len(p.args) {
+				return stray(p.args[p.i])
+			}
+			return nil
+		}
+		if len(word) < 2 || word[0] != '-' {
+			return stray(word)
+		}
+		if err := p.cluster(word); err != nil || p.cmd.Help {
+			return err
+		}
+	}
+	return nil
+}
+
+func stray(word string) error {
+	return &OptionError{Option: fmt.Sprintf("%q", word), Msg: "not an option (IOzone would ignore it silently)",
+		Hint: "name files with -F, directories in the -+m file, or use ioswarm run --dir"}
+}
+
+// cluster handles one word of one or more option letters.
+func (p *parser) cluster(word string) error {
+	for j := 1; j < len(word); j++ {
+		c := word[j]
+		switch {
+		case isFlag(c):
+			if err := p.flag(c); err != nil || p.cmd.Help {
+				return err
+			}
+		case takesValue(c):
+			val := word[j+1:]
+			if val == "" {
+				if p.i >= len(p.args) {
+					return &OptionError{Option: "-" + string(c), Msg: "needs a value"}
+				}
+				val = p.args[p.i]
+				p.i++
+			}
+			return p.value(c, val, word[j+1:] != "")
+		default:
+			return &OptionError{Option: "-" + string(c), Msg: "not an IOzone option", Hint: "see ioswarm iozone -h"}
+		}
+	}
+	return nil
+}
+
+// flag applies an option without an argument.
+func (p *parser) flag(c byte) error {
+	cmd := p.cmd
+	switch c {
+	case 'c':
+		cmd.Close = true
+	case 'e':
+		cmd.Fsync = true
+	case 'w':
+		cmd.Keep = true
+	case 'I':
+		cmd.Direct = true
+	case 'O':
+		cmd.OpsPerSec = true
+	case 'x':
+		cmd.NoStonewall = true
+	case 'C':
+		cmd.PerChild = true
+	case 'R':
+		cmd.Excel = true
+	case 'T':
+		cmd.PosixThreads = true
+	case 'h':
+		cmd.Help = true
+	default:
+		return unsupported("-" + string(c))
+	}
+	return nil
+}
+
+// value applies an option with its argument; attached says the argument
+// was in the same word as the letter.
+func (p *parser) value(c byte, val string, attached bool) error {
+	cmd := p.cmd
+	opt := "-" + string(c)
+	switch c {
+	case 'i':
+		n, err := count(opt, val)
+		if err != nil {
+			return err
+		}
+		if n < 0 {
+			n = 0 // IOzone's rule for a negative test number
+		}
+		if n > 2 {
+			return &OptionError{Option: opt + " " + val, Msg: "test " + val + " (" + testName(n) + ") not supported",
+				Hint: "ioswarm runs -i 0 (write, rewrite), -i 1 (read, re-read) and -i 2 (random read, random write)"}
+		}
+		cmd.Tests = append(cmd.Tests, n)
+	case 's':
+		kb, err := kilobytes(opt, val)
+		if err != nil {
+			return err
+		}
+		if kb <= 0 {
+			kb = DefaultFileSize >> 10 // IOzone: a size of 0 or less becomes 512 kB
+		}
+		p.sCount++
+		cmd.FileSize, cmd.FileSizeSet = kb<<10, true
+	case 'r':
+		kb, err := kilobytes(opt, val)
+		if err != nil {
+			return err
+		}
+		b := kb << 10
+		if kb <= 0 {
+			b = DefaultRecordSize // IOzone's rule for -r 0
+		}
+		if b > MaxRecordSize {
+			return &OptionError{Option: opt, Msg: fmt.Sprintf("Error: maximum record size %d kB is greater than maximum buffer size %d kB", b>>10, MaxRecordSize>>10)}
+		}
+		p.rCount++
+		cmd.RecordSize, cmd.RecordSizeSet = b, true
+	case 't':
+		n, err := streams(opt, val, defaultThreads)
+		if err != nil {
+			return err
+		}
+		cmd.Threads = append(cmd.Threads, n)
+		cmd.throughputMode = true
+	case 'l':
+		n, err := streams(opt, val, 1)
+		if err != nil {
+			return err
+		}
+		cmd.MinProcs, cmd.throughputMode = n, true
+	case 'u':
+		n, err := streams(opt, val, 1)
+		if err != nil {
+			return err
+		}
+		cmd.MaxProcs, cmd.throughputMode = n, true
+	case 'F':
+		return p.files(val)
+	case '+':
+		return p.plus(val, attached)
+	case 'b':
+		return &OptionError{Option: opt, Msg: "not supported: ioswarm writes no .xls workbook",
+			Hint: "use --csv FILE for a spreadsheet (one row per phase) or --output FILE for the full JSON result; -R prints IOzone's table"}
+	default:
+		return unsupported(opt)
+	}
+	return nil
+}
+
+// files takes -F's names: as many as the largest thread count so far, the
+// first of them already consumed as the option's value.
+func (p *parser) files(first string) error {
+	cmd := p.cmd
+	if !cmd.throughputMode {
+		return &OptionError{Option: "-F", Msg: "invalid options: must specify -t N before -F"}
+	}
+	n := cmd.maxStreams()
+	names := []string{first}
+	for len(names) < n {
+		if p.i >= len(p.args) {
+			return &OptionError{Option: "-F", Msg: fmt.Sprintf("invalid options: not enough filenames for %d streams", n)}
+		}
+		names = append(names, p.args[p.i])
+		p.i++
+	}
+	cmd.Files = names
+	return nil
+}
+
+// plus handles IOzone's "-+x" options: getopt hands over the rest of the
+// word and IOzone reads only its first letter, taking any operand from
+// the next word.
+func (p *parser) plus(rest string, attached bool) error {
+	if !attached || len(rest) != 1 {
+		return &OptionError{Option: "-+" + rest, Msg: "IOzone reads only the letter after -+ and takes an operand from the next word",
+			Hint: "write it as, e.g., -+n or -+m FILE"}
+	}
+	switch rest[0] {
+	case 'n':
+		p.cmd.NoRetest = true
+	case 'm':
+		if p.i >= len(p.args) {
+			return &OptionError{Option: "-+m", Msg: "-+m takes an operand. ( filename )"}
+		}
+		p.cmd.ClientFile = p.args[p.i]
+		p.i++
+	default:
+		return unsupported("-+" + rest)
+	}
+	return nil
+}
+
+// validate applies IOzone's checks on the line as a whole, and ioswarm's.
+func (c *Command) validate() error {
+	if !c.throughputMode {
+		return &OptionError{Msg: "needs -t N (or -l/-u): ioswarm runs IOzone's throughput mode only",
+			Hint: "for one stream use -t 1"}
+	}
+	if c.MinProcs > 0 && c.MaxProcs > 0 && c.MinProcs > c.MaxProcs && len(c.Threads) == 0 {
+		return &OptionError{Option: "-l", Msg: fmt.Sprintf("lower limit %d is above the upper limit -u %d", c.MinProcs, c.MaxProcs)}
+	}
+	if len(c.Tests) == 0 {
+		return &OptionError{Msg: "give the tests with -i 0, -i 1 or -i 2: without -i IOzone runs all of its throughput tests, most of which ioswarm does not have"}
+	}
+	return nil
+}
+
+// maxStreams is IOzone's maxt: the largest -t or -u so far (-l alone: -l).
+func (c *Command) maxStreams() int {
+	n := c.MaxProcs
+	for _, t := range c.Threads {
+		n = max(n, t)
+	}
+	if n == 0 {
+		n = c.MinProcs
+	}
+	return n
+}
+
+// count reads a whole number as IOzone's atoi would, but refuses text
+// atoi would silently turn into 0.
+func count(opt, val string) (int, error) {
+	n, err := strconv.Atoi(val)
+	if err != nil {
+		return 0, &OptionError{Option: opt, Msg: fmt.Sprintf("%q is not a whole number", val)}
+	}
+	return n, nil
+}
+
+// streams reads a -t/-l/-u count with IOzone's rules: above MaxStreams is
+// an error, 0 or less becomes orZero.
+func streams(opt, val string, orZero int) (int, error) {
+	n, err := count(opt, val)
+	if err != nil {
+		return 0, err
+	}
+	if n > MaxStreams {
+		return 0, &OptionError{Option: opt, Msg: "invalid options: maximum streams for throughput is MAXSTREAMS",
+			Hint: fmt.Sprintf("IOzone's MAXSTREAMS is %d", MaxStreams)}
+	}
+	if n <= 0 {
+		n = orZero
+	}
+	return n, nil
+}
+
+// kilobytes reads an IOzone size: a whole number of kB, or with a k, m or
+// g suffix (either case) kB, MB or GB of 1024. IOzone reads only the
+// leading digits and the last letter, so "1t" would be 1 kB and "1.5g" 1 GB
+// there; both are refused here.
+func kilobytes(opt, val string) (int64, error) {
+	num, mult := val, int64(1)
+	if val != "" {
+		switch val[len(val)-1] {
+		case 'k', 'K':
+			num = val[:len(val)-1]
+		case 'm', 'M':
+			num, mult = val[:len(val)-1], 1<<10
+		case 'g', 'G':
+			num, mult = val[:len(val)-1], 1<<20
+		case 't', 'T':
+			return 0, &OptionError{Option: opt, Msg: fmt.Sprintf("%q: IOzone has no t suffix (it would read this as %s kB)", val, strings.TrimRight(val, "tT")),
+				Hint: "write the size in g, e.g. 1024g"}
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || strings.HasPrefix(num, "+") {
+		return 0, &OptionError{Option: opt, Msg: fmt.Sprintf("%q is not a size: a whole number of kB, or with a k, m or g suffix", val)}
+	}
+	if n > (1<<53)/mult {
+		return 0, &OptionError{Option: opt, Msg: fmt.Sprintf("%q is too large", val)}
+	}
+	return n * mult, nil
+}
+
+// testName is IOzone's name for test number n (its -h text).
+func testName(n int) string {
+	names := []string{"write/rewrite", "read/re-read", "random-read/write", "read-backwards",
+		"re-write-record", "stride-read", "fwrite/re-fwrite", "fread/re-fread", "random mix",
+		"pwrite/re-pwrite", "pread/re-pread", "pwritev/re-pwritev", "preadv/re-preadv"}
+	if n >= 0 && n < len(names) {
+		return names[n]
+	}
+	return "no such test"
+}

@@ -1,0 +1,167 @@
+package iozone
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"ioswarm/result"
+)
+
+// Child is one IOzone child (one ioswarm thread) as IOzone accounts it.
+type Child struct {
+	Thread     int
+	Host       string
+	Xfer       float64 // kB (1024 bytes), or operations with -O
+	Throughput float64 // Xfer per second of the child's own time
+	Stopped    bool    // stonewalled: Xfer counts only what was done by the first child's end
+}
+
+// Report holds IOzone's lines for one phase, computed from ioswarm's
+// thread records. Rates are per second in Unit ("kB" or "ops").
+type Report struct {
+	Phase     string // ioswarm phase name
+	Label     string // IOzone's test name in its lines ("initial writers")
+	Row       string // IOzone's row name in the -R table ("Initial write")
+	Children  int
+	Unit      string
+	Stonewall bool
+
+	ChildrenSee float64 // Σ of the children's throughputs
+	ParentSees  float64 // Σ Xfer over the parent's elapsed time
+	Min, Max    float64 // least and greatest child throughput
+	Avg         float64 // ChildrenSee / Children
+	MinXfer     float64 // least Xfer of any child
+	Child       []Child // in thread order
+
+	// ioswarm's own figures over the global window (latest end − earliest
+	// start): Bandwidth in bytes/s, IOPS in operations/s.
+	Bandwidth float64
+	IOPS      float64
+	// CacheNote is set when the stonewalled lines count bytes that were
+	// still in the page cache (result.Phase.FirstDoneNote).
+	CacheNote string
+}
+
+// Lines computes IOzone's report lines for phase p.
+//
+// With stonewall (IOzone's default) every child but the first to finish
+// is accounted as IOzone's children are when the first one raises the
+// stop flag: its Xfer is what it had completed by the first thread's end
+// (bytes_at_first_done, exact at record granularity) and its time runs
+// from its own start to that moment; the first finisher keeps its whole
+// file over its whole time. Without stonewall (-x) every child is its
+// bytes over its own time, so Children see equals the phase's
+// sum_of_rates. Parent sees is Σ Xfer over the parent's elapsed time:
+// the global window, except for stonewalled read phases, whose readers
+// IOzone stops at the stonewall, where it ends at the first thread's end.
+// With opsPerSec, Xfer counts operations (a stonewalled child's share of
+// its operations in proportion to its bytes) instead of kB.
+func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
+	t, ok := testFor(p.Name)
+	if !ok {
+		return Report{}, fmt.Errorf("phase %q has no IOzone test", p.Name)
+	}
+	threads, err := sortedThreads(p.Threads)
+	if err != nil {
+		return Report{}, fmt.Errorf("phase %s: %w", p.Name, err)
+	}
+	r := Report{Phase: p.Name, Label: t.label, Row: t.row, Children: len(threads), Unit: "kB", Stonewall: stonewall}
+	if opsPerSec {
+		r.Unit = "ops"
+	}
+	if stonewall {
+		r.CacheNote = p.FirstDoneNote
+	}
+	w := spanOf(threads)
+	var xfers float64
+	for i := range threads {
+		c := child(&threads[i], w.firstDone, stonewall, opsPerSec)
+		r.Child = append(r.Child, c)
+		r.ChildrenSee += c.Throughput
+		xfers += c.Xfer
+		if i == 0 {
+			r.Min, r.Max, r.MinXfer = c.Throughput, c.Throughput, c.Xfer
+		}
+		r.Min, r.Max, r.MinXfer = min(r.Min, c.Throughput), max(r.Max, c.Throughput), min(r.MinXfer, c.Xfer)
+	}
+	r.Avg = r.ChildrenSee / float64(len(threads))
+	parentEnd := w.lastEnd
+	if stonewall && t.reads {
+		parentEnd = w.firstDone
+	}
+	r.ParentSees = perSecond(xfers, parentEnd-w.firstStart)
+	r.Bandwidth = perSecond(float64(w.bytes), w.lastEnd-w.firstStart)
+	r.IOPS = perSecond(float64(w.ops), w.lastEnd-w.firstStart)
+	return r, nil
+}
+
+// window is what the whole phase spans.
+type window struct {
+	firstStart, firstDone, lastEnd int64
+	bytes, ops                     int64
+}
+
+func spanOf(threads []result.Thread) window {
+	w := window{firstStart: math.MaxInt64, firstDone: math.MaxInt64, lastEnd: math.MinInt64}
+	for _, th := range threads {
+		w.firstStart = min(w.firstStart, th.StartNS)
+		w.firstDone = min(w.firstDone, th.EndNS)
+		w.lastEnd = max(w.lastEnd, th.EndNS)
+		w.bytes += th.Bytes
+		w.ops += th.Ops
+	}
+	return w
+}
+
+// child accounts one thread as IOzone accounts a child.
+func child(th *result.Thread, firstDone int64, stonewall, opsPerSec bool) Child {
+	c := Child{Thread: th.Thread, Host: th.Host}
+	bytes, ops, end := float64(th.Bytes), float64(th.Ops), th.EndNS
+	if stonewall && th.EndNS > firstDone {
+		c.Stopped = true
+		end = firstDone
+		if th.Bytes > 0 {
+			ops = ops * float64(th.BytesAtFirstDone) / bytes
+		}
+		bytes = float64(th.BytesAtFirstDone)
+	}
+	c.Xfer = bytes / 1024
+	if opsPerSec {
+		c.Xfer = ops
+	}
+	c.Throughput = perSecond(c.Xfer, end-th.StartNS)
+	return c
+}
+
+// perSecond is v per second over ns nanoseconds, 0 for an empty interval
+// (a child that started after the first one had finished did nothing
+// before the stonewall).
+func perSecond(v float64, ns int64) float64 {
+	if ns <= 0 {
+		return 0
+	}
+	return v * 1e9 / float64(ns)
+}
+
+// sortedThreads checks the records and returns them in thread order.
+func sortedThreads(in []result.Thread) ([]result.Thread, error) {
+	if len(in) == 0 {
+		return nil, errors.New("no thread records")
+	}
+	out := append([]result.Thread(nil), in...)
+	for i := range out {
+		th := &out[i]
+		switch {
+		case th.EndNS <= th.StartNS:
+			return nil, fmt.Errorf("thread %d: end %d is not after start %d", th.Thread, th.EndNS, th.StartNS)
+		case th.Bytes < 0 || th.Ops < 0:
+			return nil, fmt.Errorf("thread %d: negative bytes or operations", th.Thread)
+		case th.BytesAtFirstDone < 0 || th.BytesAtFirstDone > th.Bytes:
+			return nil, fmt.Errorf("thread %d: bytes_at_first_done %d outside [0, %d]", th.Thread, th.BytesAtFirstDone, th.Bytes)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Thread < out[j].Thread })
+	return out, nil
+}
