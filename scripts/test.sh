@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, vet, unit tests, the race detector on
 # the concurrent packages, and the integration tests that run the real
-# binary (local ranks, the namespaced SSH cluster, the Slurm cluster).
+# binary (local ranks, the namespaced SSH cluster, the Slurm cluster, a
+# GlusterFS volume mounted on the SSH cluster's nodes).
 #
 # As root it first installs the system packages the cluster tests need;
 # without root those tests skip and say why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(openssh-server openssh-client iproute2 util-linux iptables munge slurmctld slurmd slurm-client)
+packages=(openssh-server openssh-client iproute2 util-linux iptables munge slurmctld slurmd slurm-client
+	glusterfs-server glusterfs-client)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	missing=()
 	for p in "${packages[@]}"; do
@@ -38,5 +40,5 @@ go test -count=1 $(go list ./... | grep -v '/test/')
 # The integration tests run the real binary on namespaced clusters and
 # assert bounds such as "the coordinator exits within 10 s of a fault";
 # one package at a time keeps a 2-core machine from starving them.
-echo "== integration tests (real binary: local, SSH cluster, Slurm cluster)"
+echo "== integration tests (real binary: local, SSH cluster, Slurm cluster, GlusterFS)"
 go test -count=1 -p 1 -timeout 30m ./test/...

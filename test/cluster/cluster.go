@@ -40,6 +40,8 @@ type Cluster struct {
 	KnownHosts string // every node's host key under its name and its IP
 	Identity   string // the private key every node accepts for root
 	HostsFile  string // the node names, one per line
+	User       string // Options.User: a user who is not root, or ""
+	UserHome   string // that user's home directory, as the nodes see it
 
 	fabricNS string
 	script   string
@@ -63,6 +65,12 @@ type Options struct {
 	// SharedHome gives every node node1's home directory as its /root,
 	// as a cluster's nodes share one home filesystem.
 	SharedHome bool
+	// User names a user who is not root whom every node's sshd also
+	// accepts the run's key for (ssh -l User). The user is created with
+	// useradd unless it exists; each node binds a home of its own, owned
+	// by the user, under Dir/userhome over the user's home directory
+	// (shared like /root with SharedHome).
+	User string
 }
 
 // StartWith is Start with options.
@@ -95,6 +103,12 @@ func StartWith(t testing.TB, n int, opt Options) *Cluster {
 	c.env = []string{"CLUSTER_CLOCK_OFFSETS=" + strings.Join(offsets, " ")}
 	if opt.SharedHome {
 		c.env = append(c.env, "CLUSTER_SHARED_HOME=1")
+	}
+	if opt.User != "" {
+		if _, err := exec.LookPath("useradd"); err != nil {
+			t.Skip("namespaced SSH cluster with a user who is not root: useradd not found")
+		}
+		c.env = append(c.env, "CLUSTER_USER="+opt.User)
 	}
 	out, err := c.run(ctx, "up", dir, strconv.Itoa(n), c.Prefix)
 	if err != nil {
@@ -186,6 +200,8 @@ func (c *Cluster) load() error {
 	c.KnownHosts = env["CLUSTER_KNOWN_HOSTS"]
 	c.Identity = env["CLUSTER_IDENTITY"]
 	c.HostsFile = env["CLUSTER_HOSTS_FILE"]
+	c.User = env["CLUSTER_USER"]
+	c.UserHome = env["CLUSTER_USER_HOME"]
 	if len(c.Nodes) == 0 || len(c.Nodes) != len(c.IPs) || c.HeadNS == "" {
 		return fmt.Errorf("cluster env %s: %d nodes, %d addresses, head %q",
 			c.Dir, len(c.Nodes), len(c.IPs), c.HeadNS)

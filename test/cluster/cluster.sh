@@ -16,6 +16,13 @@
 #                                      MS ms (a round trip gains 2*MS), through
 #                                      NFDELAY, the built test/cluster/nfdelay
 #   cluster.sh delay DIR NODE 0        remove that delay
+#   cluster.sh gluster-up DIR [NODE...]
+#                                      start a GlusterFS volume on an extra
+#                                      storage node; mount it on NODEs (all)
+#   cluster.sh gluster-down DIR        unmount, delete the volume, stop glusterd
+#   cluster.sh gluster-mount DIR NODE [OPTS]
+#   cluster.sh gluster-umount DIR NODE mount / unmount the volume on NODE
+#   cluster.sh gluster DIR ARGS...     run the gluster CLI on the storage node
 #
 # Layout. Nothing is created or changed in the root network namespace and no
 # namespace has a default route, so no packet can leave the machine:
@@ -35,6 +42,11 @@
 # home/node1, as a cluster shares one home filesystem), pids (PID, start
 # time, label) and netns (namespace names); the last two are all `down`
 # needs. DIR stays visible at its own path on every node, even under /tmp.
+#
+# CLUSTER_USER=NAME at `up` also lets NAME, a user who is not root, log in
+# to every node with the run's key: the user is created (useradd) if it does
+# not exist, and each node binds DIR/userhome/NODE (owned by NAME) over the
+# user's home directory. gluster.sh describes the GlusterFS volume.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -50,7 +62,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '5,26s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 
@@ -158,6 +170,8 @@ source "$HERE/files.sh"
 source "$HERE/up.sh"
 # shellcheck source=delay.sh
 source "$HERE/delay.sh"
+# shellcheck source=gluster.sh
+source "$HERE/gluster.sh"
 
 cmd_exec() {
 	(($# >= 3)) || usage
@@ -214,7 +228,13 @@ main() {
 	procs) cmd_procs "$@" ;;
 	pdsh) cmd_pdsh "$@" ;;
 	delay) cmd_delay "$@" ;;
+	gluster-up) cmd_gluster_up "$@" ;;
+	gluster-down) cmd_gluster_down "$@" ;;
+	gluster-mount) cmd_gluster_mount "$@" ;;
+	gluster-umount) cmd_gluster_umount "$@" ;;
+	gluster) cmd_gluster "$@" ;;
 	_boot) boot_node "$@" ;;
+	_gluster_boot) gluster_boot "$@" ;;
 	*) usage ;;
 	esac
 }

@@ -10,6 +10,12 @@
 // can reach beyond the machine. Keys, known_hosts and ssh_config are made per
 // run, and host keys are checked strictly.
 //
+// Options.User adds a user who is not root that every node accepts the
+// run's key for, with a home of its own on each node. cluster.sh's
+// gluster-* subcommands (gluster.sh) serve a GlusterFS volume from one more
+// namespaced node to the nodes' own mount namespaces; package test/gluster
+// wraps them for tests, through Script.
+//
 // Start needs root, iproute2 and util-linux's nsenter and unshare; without
 // them it skips the test. It installs openssh-server from apt when missing.
 // Delay, which adds latency to a node's link without sch_netem, needs

@@ -31,8 +31,25 @@ write_files() {
 		printf '%s %s\n' "$ip" "$node" >>"$dir/etc_hosts"
 	done
 	chmod 0600 "$dir"/home/node*/.ssh/authorized_keys
+	[[ -z ${CLUSTER_USER:-} ]] || user_homes "$dir" "$n" "$client"
 	write_ssh_config "$dir" "$n" "$net"
 	write_env "$dir" "$n" "$p" "$net"
+}
+
+# user_homes makes the unprivileged user's home for each node, owned by the
+# user, accepting the run's client key.
+user_homes() {
+	local dir=$1 n=$2 client=$3 k dirs=()
+	for ((k = 1; k <= n; k++)); do
+		dirs+=("$dir/userhome/node$k/.ssh")
+	done
+	mkdir -p "${dirs[@]}"
+	for ((k = 1; k <= n; k++)); do
+		printf '%s\n' "$client" >"$dir/userhome/node$k/.ssh/authorized_keys"
+	done
+	chmod 0700 "$dir"/userhome/node*/.ssh
+	chmod 0600 "$dir"/userhome/node*/.ssh/authorized_keys
+	chown -R "$CLUSTER_USER:" "$dir/userhome"
 }
 
 # host_keys generates every node's host key, in parallel: one ssh-keygen
@@ -134,6 +151,8 @@ write_env() {
 		CLUSTER_KNOWN_HOSTS='$dir/known_hosts'
 		CLUSTER_IDENTITY='$dir/id_ed25519'
 		CLUSTER_HOSTS_FILE='$dir/hosts'
+		CLUSTER_USER='${CLUSTER_USER:-}'
+		CLUSTER_USER_HOME='${CLUSTER_USER_HOME:-}'
 	EOF
 	mv "$dir/env.tmp" "$dir/env"
 }

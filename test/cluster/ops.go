@@ -28,6 +28,12 @@ func (c *Cluster) SSH(ctx context.Context, node string, args ...string) *exec.Cm
 	return c.Head(ctx, "ssh", argv...)
 }
 
+// SSHAs is SSH logged in as user: root, or the cluster's Options.User.
+func (c *Cluster) SSHAs(ctx context.Context, user, node string, args ...string) *exec.Cmd {
+	argv := append([]string{"-F", c.SSHConfig, "-l", user, node}, args...)
+	return c.Head(ctx, "ssh", argv...)
+}
+
 // Exec returns a command that runs as if on node: in its network, UTS and
 // mount namespaces, so it sees the node's hostname, address and /tmp. It
 // does not pass through sshd. An unknown or dead node makes the command's
@@ -119,6 +125,18 @@ func (c *Cluster) logTails(t testing.TB) {
 		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 		t.Logf("%s (last lines):\n%s", l, strings.Join(lines[max(0, len(lines)-10):], "\n"))
 	}
+}
+
+// Script runs a cluster.sh subcommand on this cluster, `cluster.sh SUB DIR
+// ARGS...`, and returns its combined output; an error holds that output.
+// It is for packages that build on the cluster, such as a filesystem
+// served to its nodes (the gluster-* subcommands).
+func (c *Cluster) Script(ctx context.Context, sub string, args ...string) (string, error) {
+	out, err := c.run(ctx, append([]string{sub, c.Dir}, args...)...)
+	if err != nil {
+		return out, fmt.Errorf("cluster.sh %s %s %s: %v: %s", sub, c.Dir, strings.Join(args, " "), err, strings.TrimSpace(out))
+	}
+	return out, nil
 }
 
 // op runs a subcommand that acts on one node.

@@ -168,6 +168,13 @@ cmd_down() {
 	fi
 	micros
 	start=$REPLY
+	# A volume first: its mounts and brick processes need the nodes alive.
+	if [[ -f $dir/env && -d $dir/gluster ]]; then
+		(
+			gluster_load "$dir"
+			gluster_down
+		) || rc=1
+	fi
 	recorded_targets "$dir"
 	if ((${#TARGETS[@]} > 0)); then
 		terminate "${TARGETS[@]}" || rc=1

@@ -21,6 +21,9 @@ cmd_up() {
 	taken=$(find /run/netns -maxdepth 1 -name "$prefix*" -printf '%f ' 2>/dev/null || true)
 	[[ -z $taken ]] || die "namespaces named $prefix* exist already ($taken); choose another PREFIX"
 	ensure_packages
+	if [[ -n ${CLUSTER_USER:-} ]]; then
+		ensure_user "$CLUSTER_USER"
+	fi
 	mkdir -p "$dir"
 	rm -f "$dir/pids" "$dir/netns" "$dir/env"
 	PROBES=()
@@ -162,6 +165,12 @@ boot_node() {
 	local home=$dir/home/$node
 	[[ ${CLUSTER_SHARED_HOME:-} == 1 ]] && home=$dir/home/node1
 	mount --bind "$home" /root
+	if [[ -n ${CLUSTER_USER:-} ]]; then
+		home=$dir/userhome/$node
+		[[ ${CLUSTER_SHARED_HOME:-} == 1 ]] && home=$dir/userhome/node1
+		mkdir -p "$CLUSTER_USER_HOME"
+		mount --bind "$home" "$CLUSTER_USER_HOME"
+	fi
 	mount --bind "$dir/etc_hosts" /etc/hosts
 	exec "$SSHD" -D -f "$dir/nodes/$node/sshd_config" -E "$dir/nodes/$node/sshd.log"
 }
@@ -196,12 +205,38 @@ wait_ready() {
 }
 
 probe_node() {
-	local dir=$1 node=node$2 head=$3 deadline=$4
-	until nsenter --net="/run/netns/$head" -- ssh -F "$dir/ssh_config" \
-		-o ConnectTimeout=3 "$node" true </dev/null >/dev/null 2>>"$dir/nodes/$node/probe.log"; do
-		((SECONDS < deadline)) || return 1
-		sleep 0.1
+	local dir=$1 node=node$2 head=$3 deadline=$4 user
+	for user in root ${CLUSTER_USER:-}; do
+		until nsenter --net="/run/netns/$head" -- ssh -F "$dir/ssh_config" -l "$user" \
+			-o ConnectTimeout=3 "$node" true </dev/null >/dev/null 2>>"$dir/nodes/$node/probe.log"; do
+			((SECONDS < deadline)) || return 1
+			sleep 0.1
+		done
 	done
+}
+
+# ensure_user creates the unprivileged test user unless it exists, and
+# exports its home directory as CLUSTER_USER_HOME for the nodes' boot. The
+# password field "*" admits no password but, unlike useradd's default "!",
+# does not count as a locked account, which sshd without PAM would refuse.
+ensure_user() {
+	local name=$1 entry try uid home
+	[[ $name =~ ^[a-z_][a-z0-9_-]{0,30}$ && $name != root ]] ||
+		die "CLUSTER_USER $name: want a login name other than root"
+	for ((try = 0; try < 20; try++)); do
+		entry=$(getent passwd "$name") && break
+		# A concurrent run may hold the lock on /etc/passwd, or win the race.
+		useradd --no-create-home --home-dir "/home/$name" --shell /bin/bash \
+			--password '*' --comment 'ioswarm test user' --user-group "$name" >&2 ||
+			sleep 0.1
+	done
+	[[ -n $entry ]] || die "could not create the user $name"
+	IFS=: read -r _ _ uid _ _ home _ <<<"$entry"
+	((uid != 0)) || die "user $name has UID 0"
+	[[ $home =~ ^/[A-Za-z0-9_./-]+$ && $home != /run/* && $home != /tmp/* && $home != /root ]] ||
+		die "user $name has the home $home; want a path outside /run, /tmp and /root"
+	mkdir -p "$home"
+	export CLUSTER_USER_HOME=$home
 }
 
 # check_routes proves that nothing can leave the machine: in every namespace
