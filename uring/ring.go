@@ -1,0 +1,271 @@
+package uring
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Ring is one io_uring instance through the raw system calls (no cgo, so
+// the binary stays static): a submission queue of SQEs the thread fills,
+// and a completion queue the kernel fills. Each benchmark thread owns one
+// ring and is its only user, so the only synchronisation needed is with
+// the kernel, through the rings' head and tail words.
+type Ring struct {
+	fd      int
+	sqMem   []byte
+	cqMem   []byte // the same mapping as sqMem with IORING_FEAT_SINGLE_MMAP
+	sqeMem  []byte
+	sqHead  *uint32
+	sqTail  *uint32
+	sqMask  uint32
+	sqArray []uint32
+	sqes    []sqe
+	cqHead  *uint32
+	cqTail  *uint32
+	cqMask  uint32
+	cqes    []CQE
+	entries uint32
+	pending uint32 // SQEs filled but not yet submitted
+	single  bool   // one mapping holds both rings
+}
+
+// The kernel ABI (include/uapi/linux/io_uring.h), fixed for every
+// architecture Go supports on Linux.
+type sqe struct {
+	opcode      uint8
+	flags       uint8
+	ioprio      uint16
+	fd          int32
+	off         uint64
+	addr        uint64
+	len         uint32
+	rwFlags     uint32
+	userData    uint64
+	bufIndex    uint16
+	personality uint16
+	spliceFdIn  int32
+	addr3       uint64
+	pad         uint64
+}
+
+type CQE struct {
+	UserData uint64
+	Res      int32
+	Flags    uint32
+}
+
+type sqringOffsets struct {
+	head, tail, ringMask, ringEntries, flags, dropped, array, resv1 uint32
+	userAddr                                                        uint64
+}
+
+type cqringOffsets struct {
+	head, tail, ringMask, ringEntries, overflow, cqes, flags, resv1 uint32
+	userAddr                                                        uint64
+}
+
+type uringParams struct {
+	sqEntries, cqEntries, flags, sqThreadCPU, sqThreadIdle, features, wqFd uint32
+	resv                                                                   [3]uint32
+	sqOff                                                                  sqringOffsets
+	cqOff                                                                  cqringOffsets
+}
+
+const (
+	OpRead       = 22 // IORING_OP_READ
+	OpWrite      = 23 // IORING_OP_WRITE
+	OpReadFixed  = 4  // IORING_OP_READ_FIXED
+	OpWriteFixed = 5  // IORING_OP_WRITE_FIXED
+
+	sqeFixedFile = 1 << 0 // IOSQE_FIXED_FILE
+
+	enterGetEvents = 1 << 0 // IORING_ENTER_GETEVENTS
+
+	featSingleMmap = 1 << 0 // IORING_FEAT_SINGLE_MMAP
+
+	registerBuffers = 0 // IORING_REGISTER_BUFFERS
+	registerFiles   = 2 // IORING_REGISTER_FILES
+
+	offSQRing = 0
+	offCQRing = 0x8000000
+	offSQEs   = 0x10000000
+)
+
+// ErrUnavailable marks a kernel or sandbox without io_uring.
+var ErrUnavailable = errors.New("io_uring unavailable")
+
+// newRing sets up a ring of at least entries submissions.
+func New(entries uint32) (*Ring, error) {
+	var p uringParams
+	fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(entries), uintptr(unsafe.Pointer(&p)), 0)
+	if errno != 0 {
+		return nil, uringSetupError(errno)
+	}
+	r := &Ring{fd: int(fd), entries: p.sqEntries}
+	if p.sqEntries < entries {
+		r.Close()
+		return nil, fmt.Errorf("%w: asked for %d entries, got %d", ErrUnavailable, entries, p.sqEntries)
+	}
+	if err := r.mapRings(&p); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// UringAvailable says whether this process can use io_uring: "" when it
+// can, else the reason.
+func Available() string {
+	r, err := New(1)
+	if err != nil {
+		return err.Error()
+	}
+	r.Close()
+	return ""
+}
+
+// uringSetupError says why io_uring_setup refused, in the words a user
+// can act on.
+func uringSetupError(errno unix.Errno) error {
+	switch errno {
+	case unix.ENOSYS:
+		return fmt.Errorf("%w: the kernel has no io_uring (ENOSYS)", ErrUnavailable)
+	case unix.EPERM:
+		return fmt.Errorf("%w: refused (EPERM): kernel.io_uring_disabled is set, or a seccomp filter forbids it", ErrUnavailable)
+	}
+	return fmt.Errorf("%w: io_uring_setup: %v", ErrUnavailable, errno)
+}
+
+func (r *Ring) mapRings(p *uringParams) error {
+	sqSize := int(p.sqOff.array + p.sqEntries*4)
+	cqSize := int(p.cqOff.cqes + p.cqEntries*uint32(unsafe.Sizeof(CQE{})))
+	single := p.features&featSingleMmap != 0
+	r.single = single
+	if single {
+		sqSize = max(sqSize, cqSize)
+	}
+	var err error
+	r.sqMem, err = unix.Mmap(r.fd, offSQRing, sqSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_POPULATE)
+	if err != nil {
+		return fmt.Errorf("map the submission ring: %w", err)
+	}
+	r.cqMem = r.sqMem
+	if !single {
+		r.cqMem, err = unix.Mmap(r.fd, offCQRing, cqSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_POPULATE)
+		if err != nil {
+			return fmt.Errorf("map the completion ring: %w", err)
+		}
+	}
+	sqeSize := int(p.sqEntries) * int(unsafe.Sizeof(sqe{}))
+	r.sqeMem, err = unix.Mmap(r.fd, offSQEs, sqeSize, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_POPULATE)
+	if err != nil {
+		return fmt.Errorf("map the submission entries: %w", err)
+	}
+	sq, cq := unsafe.Pointer(&r.sqMem[0]), unsafe.Pointer(&r.cqMem[0])
+	r.sqHead = (*uint32)(unsafe.Add(sq, p.sqOff.head))
+	r.sqTail = (*uint32)(unsafe.Add(sq, p.sqOff.tail))
+	r.sqMask = *(*uint32)(unsafe.Add(sq, p.sqOff.ringMask))
+	r.sqArray = unsafe.Slice((*uint32)(unsafe.Add(sq, p.sqOff.array)), p.sqEntries)
+	r.sqes = unsafe.Slice((*sqe)(unsafe.Pointer(&r.sqeMem[0])), p.sqEntries)
+	r.cqHead = (*uint32)(unsafe.Add(cq, p.cqOff.head))
+	r.cqTail = (*uint32)(unsafe.Add(cq, p.cqOff.tail))
+	r.cqMask = *(*uint32)(unsafe.Add(cq, p.cqOff.ringMask))
+	r.cqes = unsafe.Slice((*CQE)(unsafe.Add(cq, p.cqOff.cqes)), p.cqEntries)
+	return nil
+}
+
+func (r *Ring) Close() {
+	if r.sqeMem != nil {
+		_ = unix.Munmap(r.sqeMem)
+	}
+	if r.cqMem != nil && !r.single {
+		_ = unix.Munmap(r.cqMem)
+	}
+	if r.sqMem != nil {
+		_ = unix.Munmap(r.sqMem)
+	}
+	r.sqeMem, r.cqMem, r.sqMem = nil, nil, nil
+	if r.fd >= 0 {
+		unix.Close(r.fd)
+		r.fd = -1
+	}
+}
+
+// registerBufs registers bufs so fixed reads and writes skip mapping the
+// pages on every operation.
+func (r *Ring) RegisterBuffers(bufs [][]byte) error {
+	iov := make([]unix.Iovec, len(bufs))
+	for i, b := range bufs {
+		iov[i].Base = &b[0]
+		iov[i].SetLen(len(b))
+	}
+	_, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), registerBuffers,
+		uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)), 0, 0)
+	if errno != 0 {
+		return fmt.Errorf("io_uring register buffers: %w", errno)
+	}
+	return nil
+}
+
+// registerFile registers fd as fixed file 0, which spares the kernel a
+// file-table lookup per operation.
+func (r *Ring) RegisterFile(fd int) error {
+	fds := []int32{int32(fd)}
+	_, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), registerFiles,
+		uintptr(unsafe.Pointer(&fds[0])), 1, 0, 0)
+	if errno != 0 {
+		return fmt.Errorf("io_uring register file: %w", errno)
+	}
+	return nil
+}
+
+// prepare fills the next submission entry; the caller has checked that a
+// slot is free (it never has more in flight than the ring holds).
+func (r *Ring) Prepare(op uint8, fd int, bufIndex uint16, buf []byte, off int64, userData uint64) {
+	tail := *r.sqTail // only this thread writes the tail
+	i := tail & r.sqMask
+	e := &r.sqes[i]
+	*e = sqe{opcode: op, fd: int32(fd), off: uint64(off),
+		addr: uint64(uintptr(unsafe.Pointer(&buf[0]))), len: uint32(len(buf)), userData: userData, bufIndex: bufIndex}
+	r.sqArray[i] = i
+	atomic.StoreUint32(r.sqTail, tail+1) // publishes the entry to the kernel
+	r.pending++
+}
+
+// submitAndWait submits what is pending and waits until at least wait
+// completions are ready.
+func (r *Ring) SubmitAndWait(wait uint32) error {
+	for {
+		flags := uintptr(0)
+		if wait > 0 {
+			flags = enterGetEvents
+		}
+		n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.pending), uintptr(wait), flags, 0, 0)
+		if errno == unix.EINTR {
+			r.pending -= uint32(n)
+			continue
+		}
+		if errno != 0 {
+			return fmt.Errorf("io_uring_enter: %w", errno)
+		}
+		r.pending -= uint32(n)
+		if r.pending == 0 || wait > 0 {
+			return nil
+		}
+	}
+}
+
+// ready returns the span [head, tail) of completions ready to be read
+// with at; consumed(tail) then gives their slots back to the kernel. (No
+// callback: a closure per operation could cost an allocation.)
+func (r *Ring) Ready() (head, tail uint32) {
+	return *r.cqHead, atomic.LoadUint32(r.cqTail) // only this thread moves the head
+}
+
+func (r *Ring) At(i uint32) *CQE { return &r.cqes[i&r.cqMask] }
+
+func (r *Ring) Consumed(head uint32) { atomic.StoreUint32(r.cqHead, head) }
