@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ioswarm/launcher"
+	"ioswarm/nodefacts"
 )
 
 // Options says which nodes to check and how.
@@ -76,7 +77,40 @@ func Check(ctx context.Context, o Options) ([]Result, error) {
 		}()
 	}
 	wg.Wait()
+	sameFilesystem(results)
 	return results, nil
+}
+
+// sameFilesystem fails the nodes whose --dir is on another filesystem
+// than most nodes': a client whose mount is missing would otherwise
+// benchmark its local disk under the empty mount point.
+func sameFilesystem(results []Result) {
+	var keys []string
+	var idx []int
+	for i, r := range results {
+		if r.Report != nil && r.Report.Facts != nil {
+			keys = append(keys, r.Report.Facts.FSKey())
+			idx = append(idx, i)
+		}
+	}
+	common, odd := nodefacts.OddFilesystems(keys)
+	if len(odd) == 0 {
+		return
+	}
+	var want *nodefacts.Facts
+	for k, i := range idx {
+		if keys[k] == common {
+			want = results[i].Report.Facts
+			break
+		}
+	}
+	for _, k := range odd {
+		r := &results[idx[k]]
+		f := r.Report.Facts
+		r.Problems = append(r.Problems, fmt.Sprintf("--dir is on %s at %s, most nodes' on %s at %s: every node must measure the same filesystem (is a mount missing?)",
+			f.Describe(), f.MountPoint, want.Describe(), want.MountPoint))
+		r.OK = false
+	}
 }
 
 func checkOne(ctx context.Context, o Options, t launcher.Target) Result {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"ioswarm/nodefacts"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,7 +80,9 @@ func TestServeReportsThenAnswersPings(t *testing.T) {
 func TestTableShowsProblemsAndNotes(t *testing.T) {
 	results := []Result{
 		{Host: "n1", OK: true, Report: &Report{User: "root", Arch: "x86_64", Kernel: "6.1", FSType: "ext4",
-			FreeBytes: 40 << 30, Writable: true, CanDrop: true}, Clock: &Offset{WallNS: -12000, ErrorNS: 45000}},
+			FreeBytes: 40 << 30, Writable: true, CanDrop: true, Facts: &nodefacts.Facts{MemTotal: 24 << 30, CacheBytes: 24 << 30,
+				BootID: "k1", FSType: "ext4", FSSource: "/dev/vda1", MountPoint: "/", BlockSize: 4096, MountOptions: "rw;rw"}},
+			Clock: &Offset{WallNS: -12000, ErrorNS: 45000}},
 		{Host: "n2", Problems: []string{"connect to 10.0.0.2:22: no answer within 3s (--connect-timeout)"}},
 		{Host: "n3", OK: true, Report: &Report{User: "u", Arch: "aarch64", Kernel: "5.14", FSType: "gpfs",
 			FreeBytes: 1536 << 30, Writable: true}, Notes: []string{"the page cache cannot be dropped"}},
@@ -90,15 +93,38 @@ func TestTableShowsProblemsAndNotes(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"n1    ok      root  x86_64   6.1     ext4  40.0 GiB  yes       yes          -0.012 ms ±0.045 ms",
-		"n2    FAILED  -     -        -       -     -         -         -            -",
-		"n3    ok      u     aarch64  5.14    gpfs  1.50 TiB  yes       no           -",
+		"n1    ok      root  x86_64   6.1     ext4  40.0 GiB  24.0 GiB  yes       yes          -0.012 ms ±0.045 ms",
+		"n2    FAILED  -     -        -       -     -         -         -         -            -",
+		"n3    ok      u     aarch64  5.14    gpfs  1.50 TiB  -         yes       no           -",
+		"filesystem: ext4 (/dev/vda1) at / (block 4.00 KiB, options rw;rw) on 1 host(s)",
+		"memory: the clients can cache 24.0 GiB between them (1 kernel(s))",
 		"n2: connect to 10.0.0.2:22: no answer within 3s (--connect-timeout)",
 		"n3: note: the page cache cannot be dropped",
 		"1 of 3 hosts failed",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestOddFilesystemFailsItsNode(t *testing.T) {
+	gluster := &nodefacts.Facts{FSType: "fuse.glusterfs", FSSource: "s:/gv0", MountPoint: "/mnt/gv0"}
+	local := &nodefacts.Facts{FSType: "ext4", FSSource: "/dev/vda1", MountPoint: "/"}
+	results := []Result{
+		{Host: "n1", OK: true, Report: &Report{Facts: gluster}},
+		{Host: "n2", OK: true, Report: &Report{Facts: local}},
+		{Host: "n3", OK: true, Report: &Report{Facts: gluster}},
+		{Host: "n4", Problems: []string{"unreachable"}},
+	}
+	sameFilesystem(results)
+	if !results[0].OK || !results[2].OK || results[1].OK {
+		t.Fatalf("only n2 should fail: %+v", results)
+	}
+	p := strings.Join(results[1].Problems, "; ")
+	for _, want := range []string{"ext4 (/dev/vda1) at /", "fuse.glusterfs (s:/gv0) at /mnt/gv0", "same filesystem"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("problem %q lacks %q", p, want)
 		}
 	}
 }

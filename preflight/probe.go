@@ -1,11 +1,12 @@
 package preflight
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"ioswarm/mounts"
+	"ioswarm/nodefacts"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -27,6 +28,8 @@ type Report struct {
 	Writable  bool   `json:"writable"`
 	WriteErr  string `json:"write_error,omitempty"`
 	CanDrop   bool   `json:"can_drop_caches"`
+	// Facts are the node's memory and the mount under Dir.
+	Facts *nodefacts.Facts `json:"facts,omitempty"`
 }
 
 const dropCaches = "/proc/sys/vm/drop_caches"
@@ -52,7 +55,9 @@ func Probe(dir string) Report {
 		r.DirError = dir + ": not a directory"
 		return r
 	}
-	r.FSType = mounts.FSType(dir)
+	facts := nodefacts.Gather(context.Background(), dir)
+	r.Facts = &facts
+	r.FSType = facts.FSType
 	var sfs unix.Statfs_t
 	if unix.Statfs(dir, &sfs) == nil {
 		r.FreeBytes = int64(sfs.Bavail) * sfs.Bsize

@@ -3,6 +3,7 @@ package preflight
 import (
 	"fmt"
 	"io"
+	"ioswarm/nodefacts"
 	"ioswarm/units"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // node, then a summary line.
 func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "HOST\tSTATUS\tUSER\tARCH\tKERNEL\tFS\tFREE\tWRITABLE\tDROP CACHES\tWALL CLOCK OFFSET")
+	fmt.Fprintln(tw, "HOST\tSTATUS\tUSER\tARCH\tKERNEL\tFS\tFREE\tMEMORY\tWRITABLE\tDROP CACHES\tWALL CLOCK OFFSET")
 	for _, r := range results {
 		fmt.Fprintln(tw, strings.Join(row(r), "\t"))
 	}
@@ -33,6 +34,8 @@ func WriteTable(w io.Writer, results []Result) error {
 			fmt.Fprintf(w, "%s: note: %s\n", r.Host, n)
 		}
 	}
+	writeFilesystems(w, results)
+	writeMemory(w, results)
 	var err error
 	switch {
 	case failed > 0:
@@ -51,17 +54,58 @@ func row(r Result) []string {
 	if !r.OK {
 		status = "FAILED"
 	}
-	cells := []string{r.Host, status, "-", "-", "-", "-", "-", "-", "-", "-"}
+	cells := []string{r.Host, status, "-", "-", "-", "-", "-", "-", "-", "-", "-"}
 	if rep := r.Report; rep != nil {
-		copy(cells[2:], []string{rep.User, rep.Arch, rep.Kernel, orDash(rep.FSType), "-", yesNo(rep.Writable), yesNo(rep.CanDrop)})
+		copy(cells[2:], []string{rep.User, rep.Arch, rep.Kernel, orDash(rep.FSType), "-", "-", yesNo(rep.Writable), yesNo(rep.CanDrop)})
 		if rep.DirError == "" {
 			cells[6] = units.FormatBytes(rep.FreeBytes)
 		}
+		if f := rep.Facts; f != nil && f.MemTotal > 0 {
+			cells[7] = units.FormatBytes(f.MemTotal)
+		}
 	}
 	if r.Clock != nil {
-		cells[9] = formatOffset(r.Clock.WallNS, r.Clock.ErrorNS)
+		cells[10] = formatOffset(r.Clock.WallNS, r.Clock.ErrorNS)
 	}
 	return cells
+}
+
+// writeFilesystems lists each distinct mount under --dir with its hosts
+// count: one line when every node sees the same filesystem.
+func writeFilesystems(w io.Writer, results []Result) {
+	var order []string
+	count := map[string]int{}
+	for _, r := range results {
+		if r.Report == nil || r.Report.Facts == nil {
+			continue
+		}
+		f := r.Report.Facts
+		line := fmt.Sprintf("%s at %s (block %s, options %s)", f.Describe(), f.MountPoint, units.FormatBytes(f.BlockSize), f.MountOptions)
+		if count[line] == 0 {
+			order = append(order, line)
+		}
+		count[line]++
+	}
+	for _, l := range order {
+		fmt.Fprintf(w, "filesystem: %s on %d host(s)\n", l, count[l])
+	}
+}
+
+// writeMemory sums what the nodes' caches hold, each kernel once: the
+// figure the seed's sizing rule doubles.
+func writeMemory(w io.Writer, results []Result) {
+	var facts []nodefacts.Facts
+	for _, r := range results {
+		if r.Report != nil && r.Report.Facts != nil {
+			facts = append(facts, *r.Report.Facts)
+		}
+	}
+	if len(facts) == 0 {
+		return
+	}
+	cache, kernels := nodefacts.ClientCache(facts)
+	fmt.Fprintf(w, "memory: the clients can cache %s between them (%d kernel(s)); reads are cold by size with --total of at least %s plus twice what the servers cache (--total auto)\n",
+		units.FormatBytes(cache), kernels, units.FormatBytes(2*cache))
 }
 
 func yesNo(b bool) string {
