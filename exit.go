@@ -13,13 +13,15 @@ const (
 	exitOK        = 0
 	exitFailed    = 1   // the run failed: a node, a rank, the filesystem
 	exitUsage     = 2   // bad flags, sizes, host lists: nothing was started
-	exitInterrupt = 130 // SIGINT: ranks stopped, files removed
+	exitHangup    = 129 // SIGHUP: ranks stopped, files removed
+	exitInterrupt = 130 // SIGINT: likewise
 	exitTerm      = 143 // SIGTERM: likewise
 )
 
 const exitCodesHelp = `EXIT CODES:
    0 success; 1 the run failed (node, rank or filesystem error); 2 bad usage, nothing started;
-   130 interrupted (SIGINT); 143 terminated (SIGTERM). Ranks are stopped and files removed in every case.`
+   129 hung up (SIGHUP); 130 interrupted (SIGINT); 143 terminated (SIGTERM). Ranks are stopped and files
+   removed in every case.`
 
 // silentError fails with exit code 1 but prints nothing: the message was
 // already given elsewhere.
@@ -38,6 +40,8 @@ func exitCode(err error, sig os.Signal) int {
 		return exitInterrupt
 	case sig == syscall.SIGTERM:
 		return exitTerm
+	case sig == syscall.SIGHUP:
+		return exitHangup
 	case coordinator.IsUsage(err), errors.As(err, new(usageError)):
 		return exitUsage
 	}

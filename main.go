@@ -14,7 +14,9 @@ import (
 func main() {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	// SIGHUP (a closed terminal or a batch system's hang-up) ends a run
+	// like SIGTERM: with a message, cleanup and the partial --output.
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	got := make(chan os.Signal, 1)
 	go func() {
 		s := <-sigs
@@ -41,6 +43,8 @@ func signalName(s os.Signal) string {
 		return "SIGINT"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
 	}
 	return s.String()
 }

@@ -16,15 +16,18 @@ import (
 	"ioswarm/test/harness"
 )
 
-// Ctrl-C: ranks stop, files go, exit 130; SIGTERM likewise with 143.
+// Ctrl-C: ranks stop, files go, exit 130, the partial result is saved;
+// SIGTERM likewise with 143 and SIGHUP with 129.
 func TestInterruptCleansUp(t *testing.T) {
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		name string
+	}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}, {syscall.SIGHUP, 129, "SIGHUP"}} {
 		t.Run(c.sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			cmd, stderr := startLong(t, dir)
+			out := filepath.Join(t.TempDir(), "partial.json")
+			cmd, stderr := startLong(t, dir, "--output", out)
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
@@ -40,6 +43,12 @@ func TestInterruptCleansUp(t *testing.T) {
 			harness.WaitNoProcesses(t, bin.Path(t), 3*time.Second)
 			if left := dirEntries(t, dir); len(left) != 0 {
 				t.Fatalf("files left after %s: %v", c.sig, left)
+			}
+			if !strings.Contains(stderr.String(), "interrupted by "+c.name) {
+				t.Errorf("no message naming %s; stderr:\n%s", c.name, stderr)
+			}
+			if job := loadResult(t, out); job.Complete || !strings.Contains(job.Error, c.name) {
+				t.Errorf("partial result: complete %v, error %q", job.Complete, job.Error)
 			}
 		})
 	}
