@@ -16,6 +16,7 @@ func newApp() *cli.App {
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		Commands: []*cli.Command{
 			runCommand(),
+			iozoneCommand(),
 			sweepCommand(),
 			compareCommand(),
 			plotCommand(),

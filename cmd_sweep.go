@@ -72,6 +72,11 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if o.TotalAuto {
+		// Each point would size itself from its own nodes' memory, and
+		// a sweep's aggregate must stay the same at every point.
+		return usageError{msg: "--total auto: not for sweeps, whose aggregate must be fixed; `ioswarm run --total auto` on the largest point's hosts prints the size to give"}
+	}
 	if path := c.String("csv"); path != "" {
 		if err := study.CheckCSV(path); err != nil {
 			return usageError{msg: err.Error()}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,17 +21,23 @@ func ioFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory on the filesystem under test; files go in <dir>/ioswarm-<jobid>/"},
 		&cli.IntFlag{Name: "threads", Value: 4, Usage: "threads (one file each), placed round-robin over ranks/hosts"},
-		&cli.StringFlag{Name: "total", Usage: "aggregate size, divided among the threads (default 1GiB unless --file-size)"},
+		&cli.StringFlag{Name: "total", Usage: "aggregate size, divided among the threads (default 1GiB unless --file-size); auto = twice what the clients' and servers' caches hold (the seed's rule)"},
 		&cli.StringFlag{Name: "file-size", Usage: "size of each thread's file (instead of --total)"},
 		&cli.StringFlag{Name: "block", Value: "16MiB", Usage: "record size of sequential phases"},
 		&cli.StringFlag{Name: "rand-block", Value: "4KiB", Usage: "operation size of random phases"},
-		&cli.StringFlag{Name: "phases", Value: "write,read", Usage: "comma list of write, read, randwrite, randread"},
+		&cli.StringFlag{Name: "phases", Value: "write,read", Usage: "comma list of write, rewrite, read, reread, randwrite, randread"},
 		&cli.BoolFlag{Name: "fsync", Value: true, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
 		&cli.BoolFlag{Name: "no-fsync", Usage: "do not fsync before close"},
 		&cli.BoolFlag{Name: "direct", Usage: "O_DIRECT for every phase"},
+		&cli.StringFlag{Name: "engine", Value: "sync", Usage: "sync (pread/pwrite, one operation in flight per thread, as IOzone) or io_uring (up to --iodepth in flight per thread)"},
+		&cli.IntFlag{Name: "iodepth", Value: 1, Usage: "operations in flight per thread with --engine io_uring"},
 		&cli.BoolFlag{Name: "verify", Usage: "check the data pattern in read phases (timed)"},
 		&cli.StringFlag{Name: "drop-caches", Value: "auto", Usage: "auto, on or off: drop page caches on every node before each phase"},
 		&cli.BoolFlag{Name: "keep", Usage: "keep the files afterwards (IOzone -w)"},
+		&cli.StringFlag{Name: "read-shift", Value: "auto", Usage: "read phases read the files written N nodes further along (IOR -Q), so no node reads what its own cache holds; auto = 1 on two nodes or more, 0 on one"},
+		&cli.StringFlag{Name: "server-cache", Usage: "what the storage servers can cache in all (e.g. 384GiB); counted by the cache check and --total auto"},
+		&cli.StringFlag{Name: "reuse", Usage: "read the files a --keep run left instead of writing new ones: its job id, its ioswarm-<id> directory, or latest (the newest under --dir); only read phases; checked against that run's manifest"},
+		&cli.BoolFlag{Name: "allow-mixed-fs", Usage: "run even when the nodes' --dir are on different filesystems"},
 		&cli.IntFlag{Name: "iterations", Value: 1, Usage: "run every phase this many times"},
 		&cli.DurationFlag{Name: "stonewall", Usage: "stop timing a phase after this long (writers finish their files untimed)"},
 		&cli.IntFlag{Name: "local-ranks", Value: 1, Usage: "rank processes on this machine when no hosts are given"},
@@ -73,20 +80,30 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 			o.Phases = append(o.Phases, p)
 		}
 	}
+	o.AllowMixedFS = c.Bool("allow-mixed-fs")
+	o.Reuse = c.String("reuse")
+	o.Engine, o.IODepth = c.String("engine"), c.Int("iodepth")
+	shift, err := parseReadShift(c.String("read-shift"))
+	if err != nil {
+		return o, err
+	}
+	o.ReadShift = shift
+	o.TotalAuto = c.String("total") == "auto"
 	sizes := []struct {
 		flag string
 		dst  *int64
-	}{{"total", &o.Total}, {"file-size", &o.FileSize}, {"block", &o.Block}, {"rand-block", &o.RandBlock}}
+	}{{"total", &o.Total}, {"file-size", &o.FileSize}, {"block", &o.Block}, {"rand-block", &o.RandBlock},
+		{"server-cache", &o.ServerCache}}
 	for _, s := range sizes {
 		v := c.String(s.flag)
-		if v == "" {
+		if v == "" || (s.flag == "total" && o.TotalAuto) {
 			continue
 		}
 		n, err := units.ParseSize(v)
 		if err != nil {
 			return o, flagError(s.flag, v, err)
 		}
-		if n <= 0 {
+		if n <= 0 && !(n == 0 && s.flag == "server-cache") {
 			return o, flagError(s.flag, v, fmt.Errorf("must be positive"))
 		}
 		*s.dst = n
@@ -116,8 +133,26 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 		return o, err
 	}
 	o.Launcher, o.Targets = l, targets
+	if n, source := iozoneClients(c); n > 0 && !c.IsSet("threads") && (c.Command.Name == "run" || c.Command.Name == "iozone") {
+		// IOzone runs a child per line of its client file: so do we,
+		// unless --threads says otherwise.
+		o.Threads = n
+		o.ThreadsFrom = fmt.Sprintf("one per line of %s", source)
+	}
 	o.Listen = c.String("listen")
 	return o, nil
+}
+
+// parseReadShift reads --read-shift: auto or a whole number of nodes.
+func parseReadShift(v string) (int, error) {
+	if v == "" || v == "auto" {
+		return coordinator.ReadShiftAuto, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, flagError("read-shift", v, fmt.Errorf("must be auto or a number of nodes, 0 or more"))
+	}
+	return n, nil
 }
 
 // progressFrom builds the live progress reporter on stderr, or nil when

@@ -164,6 +164,20 @@ func targetsFrom(entries []hostlist.Entry, source string, log *launcher.LineWrit
 	return targets
 }
 
+// iozoneClients is the line count of --hosts when it is an IOzone -+m
+// client file (IOzone runs one child per line), else 0.
+func iozoneClients(c *cli.Context) (int, string) {
+	spec := c.String("hosts")
+	if spec == "" {
+		return 0, ""
+	}
+	entries, source, err := hostlist.Load(spec)
+	if err != nil || !strings.HasPrefix(source, "iozone client file") {
+		return 0, ""
+	}
+	return len(entries), source
+}
+
 func localUser() string {
 	if u, err := user.Current(); err == nil {
 		return u.Username

@@ -7,13 +7,16 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"ioswarm/barrier"
 	"ioswarm/figures"
 	"ioswarm/launcher"
+	"ioswarm/nodefacts"
 	"ioswarm/rank"
 	"ioswarm/result"
+	"ioswarm/units"
 )
 
 // job is one run's state in the coordinator.
@@ -26,6 +29,17 @@ type job struct {
 	dropper []bool
 	members []barrier.MemberInfo
 	res     *result.Job
+	// sources[t] is the thread whose file thread t reads in read phases;
+	// shift is the rotation that gives (0: every thread its own).
+	sources []int
+	shift   int
+	// What the nodes said, and what follows from it for the cache guard.
+	facts       []nodefacts.Facts
+	clientCache int64
+	kernels     int
+	gpfs        bool
+	// filesOf is the kept job whose files this job reads (--reuse).
+	filesOf string
 }
 
 // Run starts ranks, runs one job and stops them. It returns the result
@@ -67,7 +81,15 @@ func (s *Session) newJob(o Options) (*job, error) {
 		return nil, fmt.Errorf("job id: %w", err)
 	}
 	pl := place(o.Threads, s.targets)
-	j := &job{s: s, o: o, id: hex.EncodeToString(random[:6]), seed: binary.LittleEndian.Uint64(random[6:]),
+	hosts := make([]string, len(pl.targets))
+	for r, t := range pl.targets {
+		hosts[r] = t.Host
+	}
+	sources, shift, note, err := readSources(pl.threads, hosts, o.ReadShift)
+	if err != nil {
+		return nil, err
+	}
+	j := &job{s: s, o: o, sources: sources, shift: shift, id: hex.EncodeToString(random[:6]), seed: binary.LittleEndian.Uint64(random[6:]),
 		threads: make([][]int, len(s.targets)), dropper: make([]bool, len(s.targets)), members: s.members}
 	copy(j.threads, pl.threads)
 	copy(j.dropper, pl.dropper)
@@ -79,9 +101,22 @@ func (s *Session) newJob(o Options) (*job, error) {
 			Total: o.Total, Dir: o.Dir, Direct: o.Direct, Fsync: o.Fsync, Phases: o.Phases,
 			DropCaches: o.DropCaches, Ranks: len(pl.targets), Iterations: o.Iterations,
 			StonewallNS: int64(o.Stonewall), Verify: o.Verify, Keep: o.Keep,
+			ReadShift: shift, ReadShiftRequested: shiftWord(o.ReadShift), ServerCache: o.ServerCache,
+			TotalAuto: o.TotalAuto, AllowMixedFS: o.AllowMixedFS, ThreadsFrom: o.ThreadsFrom,
+			Engine: o.Engine, IODepth: o.IODepth,
 		},
 	}
+	if note != "" {
+		j.warn(note)
+	}
 	return j, nil
+}
+
+func shiftWord(n int) string {
+	if n == ReadShiftAuto {
+		return "auto"
+	}
+	return strconv.Itoa(n)
 }
 
 func (j *job) run(ctx context.Context) error {
@@ -98,6 +133,11 @@ func (j *job) run(ctx context.Context) error {
 		}
 	}
 	j.res.Summary = figures.Summarize(j.res.Phases)
+	if j.o.Keep {
+		if err := j.keepManifest(ctx); err != nil {
+			return err
+		}
+	}
 	if _, err := j.s.coord.Call(ctx, rank.KindCleanup, same(rank.Empty{})); err != nil {
 		return fmt.Errorf("cleanup: %w", err)
 	}
@@ -117,10 +157,38 @@ func (j *job) dirOf(t launcher.Target) string {
 // setup sends each rank its share, checks every node before anything is
 // written anywhere, then creates the job directories.
 func (j *job) setup(ctx context.Context) error {
+	facts, err := j.askFacts(ctx)
+	if err != nil {
+		return err
+	}
+	if err := j.sameFilesystem(facts); err != nil {
+		return err
+	}
+	j.facts = facts
+	j.clientCache, j.kernels = j.sumClientCache(facts)
+	for _, r := range j.working() {
+		j.gpfs = j.gpfs || facts[r].FSType == "gpfs"
+	}
+	if j.o.TotalAuto {
+		if err := j.sizeAuto(); err != nil {
+			return err
+		}
+	}
+	if j.o.Reuse != "" {
+		m, err := j.findKept(ctx)
+		if err != nil {
+			return err
+		}
+		// The kept files hold the kept job's pattern: read and verify
+		// them with its seed.
+		j.filesOf, j.seed = m.JobID, m.Seed
+		j.res.Config.ReusedJob = m.JobID
+		j.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, rank.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
+	}
 	replies, err := j.s.coord.Call(ctx, rank.KindSetup, func(r int) any {
 		t := j.s.targets[r]
 		return rank.Setup{Job: j.rankJob(), Rank: r, Host: t.Host, Dir: j.dirOf(t),
-			Threads: j.threads[r], DropNode: j.dropper[r]}
+			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r]}
 	})
 	if err != nil {
 		return fmt.Errorf("checking nodes: %w", err)
@@ -134,6 +202,9 @@ func (j *job) setup(ctx context.Context) error {
 		if len(j.threads[r]) == 0 {
 			continue
 		}
+		if s.NoUring != "" {
+			return usagef("host %s rank %d: --engine io_uring: %s", t.Host, r, s.NoUring)
+		}
 		if j.o.DropCaches == "on" && !s.CanDrop {
 			return &barrier.RankError{Host: t.Host, Rank: r,
 				Msg: "--drop-caches on, but this node's page cache cannot be dropped (not root)"}
@@ -141,10 +212,13 @@ func (j *job) setup(ctx context.Context) error {
 		for _, w := range s.Warnings {
 			j.warn(fmt.Sprintf("host %s rank %d: %s", t.Host, r, w))
 		}
-		m := j.members[r]
+		m, f := j.members[r], facts[r]
 		j.res.Hosts = append(j.res.Hosts, result.Host{
 			Host: t.Host, Rank: r, Threads: len(j.threads[r]), Kernel: s.Kernel, Arch: s.Arch,
 			FSType: s.FSType, ClockOffsetNS: m.ClockOffset, ClockErrorNS: m.ClockError,
+			MemTotal: f.MemTotal, CacheBytes: f.CacheBytes, CacheNotes: f.CacheNotes, BootID: f.BootID,
+			MountPoint: f.MountPoint, FSSource: f.FSSource, MountOptions: f.MountOptions,
+			FSBlockSize: f.BlockSize, Stripe: f.Stripe,
 		})
 	}
 	if _, err := j.s.coord.Call(ctx, rank.KindCreate, same(rank.Empty{})); err != nil {
@@ -153,10 +227,32 @@ func (j *job) setup(ctx context.Context) error {
 	return nil
 }
 
+// sourcesOf lists, for each of rank r's threads, whose file it reads.
+func (j *job) sourcesOf(r int) []int {
+	src := make([]int, len(j.threads[r]))
+	for i, t := range j.threads[r] {
+		src[i] = j.sources[t]
+	}
+	return src
+}
+
+// sizeAuto settles --total auto from what the nodes can cache.
+func (j *job) sizeAuto() error {
+	total := autoTotal(j.clientCache, j.o.ServerCache, j.o.Threads, j.o.Block, j.o.RandBlock)
+	j.o.Total, j.o.FileSize = total, 0
+	if err := j.o.validateAggregate(); err != nil {
+		return err
+	}
+	j.res.Config.Total, j.res.Config.FileSize = j.o.Total, j.o.FileSize
+	j.o.Log.Printf("--total auto: %s, that is --total %s (2 × (clients %s on %d node(s) + servers %s), in whole records)\n",
+		units.FormatBytes(total), units.FormatSize(total), units.FormatBytes(j.clientCache), j.kernels, units.FormatBytes(j.o.ServerCache))
+	return nil
+}
+
 func (j *job) rankJob() rank.Job {
 	return rank.Job{ID: j.id, Seed: j.seed, FileSize: j.o.FileSize, Block: j.o.Block,
 		RandBlock: j.o.RandBlock, Direct: j.o.Direct, Fsync: j.o.Fsync, Verify: j.o.Verify,
-		DropCaches: j.o.DropCaches, Keep: j.o.Keep}
+		DropCaches: j.o.DropCaches, Keep: j.o.Keep, FilesOf: j.filesOf, Engine: j.o.Engine, IODepth: j.o.IODepth}
 }
 
 func (j *job) warn(msg string) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 
@@ -16,21 +17,43 @@ import (
 
 // Options is one job as the user asked for it, with sizes already parsed.
 type Options struct {
-	Dir        string
-	Threads    int
-	Total      int64 // aggregate bytes, divided among threads; 0 when FileSize is given
-	FileSize   int64 // bytes per thread; 0 when Total is given
-	Block      int64
-	RandBlock  int64
-	Phases     []string
-	Fsync      bool
-	Direct     bool
-	Verify     bool
-	Keep       bool
-	DropCaches string // auto, on, off
-	Iterations int
-	Stonewall  time.Duration
-	LocalRanks int
+	Dir     string
+	Threads int
+	// ThreadsFrom says where Threads came from when the user did not give
+	// it (an IOzone client file's line count).
+	ThreadsFrom string
+	Total       int64 // aggregate bytes, divided among threads; 0 when FileSize is given
+	FileSize    int64 // bytes per thread; 0 when Total is given
+	Block       int64
+	RandBlock   int64
+	Phases      []string
+	Fsync       bool
+	Direct      bool
+	Verify      bool
+	Keep        bool
+	DropCaches  string // auto, on, off
+	Iterations  int
+	Stonewall   time.Duration
+	LocalRanks  int
+	// ReadShift rotates the read phases' files this many nodes along
+	// (ReadShiftAuto: one node when there are two or more).
+	ReadShift int
+	// TotalAuto sizes the aggregate at the seed's rule, twice what the
+	// clients' and servers' caches hold; Total and FileSize are then 0
+	// until the nodes have said how much memory they have.
+	TotalAuto    bool
+	ServerCache  int64 // what the servers can cache (--server-cache), bytes
+	AllowMixedFS bool  // run even when nodes see different filesystems under --dir
+	// Engine is how threads issue operations: "sync" (pread/pwrite, one
+	// at a time) or "io_uring" with up to IODepth in flight per thread.
+	Engine  string
+	IODepth int
+	// Reuse names a kept job whose files the read phases read instead of
+	// the job's own: its id, or ReuseLatest (see validateReuse).
+	Reuse string
+	// ReuseWrites lets a reusing job random-write into the kept files, as
+	// IOzone's -i2 does (it writes the bytes they already hold).
+	ReuseWrites bool
 
 	Targets  []launcher.Target // nodes, in host order; empty for local runs
 	Launcher launcher.Launcher
@@ -62,8 +85,9 @@ func IsUsage(err error) bool {
 	return errors.As(err, &u)
 }
 
-// Phase names, in the order users usually want them.
-var knownPhases = []string{"write", "read", "randwrite", "randread"}
+// Phase names, in the order users usually want them. rewrite and reread
+// are IOzone's second passes: the same records over the existing files.
+var knownPhases = []string{"write", "rewrite", "read", "reread", "randwrite", "randread"}
 
 // Validate checks everything that can be checked before anything starts and
 // settles FileSize and Total.
@@ -85,6 +109,21 @@ func (o *Options) Validate() error {
 		seen[p] = true
 	}
 	if err := o.validateSizes(); err != nil {
+		return err
+	}
+	if o.ReadShift < ReadShiftAuto {
+		return usagef("--read-shift %d: must be auto or a number of nodes, 0 or more", o.ReadShift)
+	}
+	if o.ServerCache < 0 {
+		return usagef("--server-cache: must not be negative")
+	}
+	if err := o.validateReuse(); err != nil {
+		return err
+	}
+	if err := o.validatePaths(); err != nil {
+		return err
+	}
+	if err := o.validateEngine(); err != nil {
 		return err
 	}
 	switch o.DropCaches {
@@ -123,9 +162,17 @@ func (o *Options) validateSizes() error {
 	if o.Direct && (o.Block%4096 != 0 || o.RandBlock%4096 != 0) {
 		return usagef("--direct needs --block and --rand-block aligned to 4 KiB (got %d and %d)", o.Block, o.RandBlock)
 	}
-	if o.Total != 0 && o.FileSize != 0 {
+	if (o.Total != 0 || o.TotalAuto) && o.FileSize != 0 {
 		return usagef("--total and --file-size both given: use one (--total is divided among the threads)")
 	}
+	if o.TotalAuto {
+		return nil // sized by autoTotal once the nodes are known
+	}
+	return o.validateAggregate()
+}
+
+// validateAggregate settles FileSize and Total from whichever was given.
+func (o *Options) validateAggregate() error {
 	if o.FileSize == 0 {
 		if o.Total <= 0 {
 			return usagef("--total: must be positive")
@@ -162,6 +209,44 @@ func (o *Options) validateSizes() error {
 
 func (o *Options) needsRand() bool {
 	return slices.Contains(o.Phases, "randwrite") || slices.Contains(o.Phases, "randread")
+}
+
+// maxIODepth bounds --iodepth: a ring per thread of that many entries and
+// as many buffers.
+const maxIODepth = 4096
+
+// validateEngine checks --engine and --iodepth; an empty engine is sync.
+func (o *Options) validateEngine() error {
+	if o.Engine == "" {
+		o.Engine = "sync"
+	}
+	if o.IODepth == 0 {
+		o.IODepth = 1
+	}
+	switch {
+	case o.Engine != "sync" && o.Engine != "io_uring":
+		return usagef("--engine %q: must be sync or io_uring", o.Engine)
+	case o.IODepth < 1 || o.IODepth > maxIODepth:
+		return usagef("--iodepth %d: must be 1 to %d", o.IODepth, maxIODepth)
+	case o.Engine == "sync" && o.IODepth > 1:
+		return usagef("--iodepth %d needs --engine io_uring (the sync engine has one operation in flight per thread)", o.IODepth)
+	}
+	return nil
+}
+
+// validatePaths refuses directory names that cannot reach a rank intact:
+// requests travel as JSON, where bytes that are not UTF-8 become U+FFFD,
+// so the rank would look for (or, worse, find) another directory.
+func (o *Options) validatePaths() error {
+	if !utf8.ValidString(o.Dir) {
+		return usagef("--dir %q: not valid UTF-8; ioswarm needs a directory name it can pass to every node unchanged", o.Dir)
+	}
+	for _, t := range o.Targets {
+		if !utf8.ValidString(t.Dir) {
+			return usagef("host %s: dir=%q is not valid UTF-8; ioswarm needs a directory name it can pass to every node unchanged", t.Host, t.Dir)
+		}
+	}
+	return nil
 }
 
 // checkLocalDir catches a missing or unwritable directory before any rank

@@ -21,16 +21,18 @@ const releaseLead = 200 * time.Millisecond
 // phase runs one timed phase on every rank and reduces it.
 func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, error) {
 	p := result.Phase{Name: name, Iteration: iter}
-	if name != "write" {
-		if _, err := j.s.coord.Call(ctx, rank.KindPrepare, same(rank.Prepare{Phase: name})); err != nil {
-			return p, fmt.Errorf("prefill: %w", err)
-		}
+	// Untimed: a write finds its files gone, any other phase finds them full.
+	if _, err := j.s.coord.Call(ctx, rank.KindPrepare, same(rank.Prepare{Phase: name})); err != nil {
+		return p, fmt.Errorf("preparing files: %w", err)
 	}
 	if err := j.dropCaches(ctx, &p); err != nil {
 		return p, err
 	}
 	if err := j.resident(ctx, &p); err != nil {
 		return p, err
+	}
+	if isRead(name) {
+		j.readWarnings(&p)
 	}
 	// Fresh offsets for this phase: clocks drift, and a phase's records
 	// are converted with the estimate taken just before it.
@@ -64,11 +66,16 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := j.collect(ctx, &p, raw); err != nil {
 		return p, err
 	}
+	p.FirstDoneNote = figures.FirstDoneNote(name, j.o.Direct, j.o.Fsync)
 	if err := figures.Reduce(&p); err != nil {
 		return p, fmt.Errorf("reduce: %w", err)
 	}
 	p.TimedBytes = p.Bytes
-	p.Verified = j.o.Verify && (name == "read" || name == "randread")
+	if j.o.Engine == "io_uring" {
+		p.IODepth = j.o.IODepth
+		depthAchieved(&p)
+	}
+	p.Verified = j.o.Verify && isRead(name)
 	return p, nil
 }
 
@@ -103,7 +110,14 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 			p.Threads = append(p.Threads, result.Thread{
 				Host: t.Host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
 				StartNS: tr.StartNS - off, EndNS: tr.EndNS - off,
+				IODepthAchievedMean: tr.DepthMean, IODepthAchievedMax: tr.DepthMax, IODepthSamples: tr.DepthSamples, FsyncNS: tr.FsyncNS, CloseNS: tr.CloseNS,
 			})
+			th := &p.Threads[len(p.Threads)-1]
+			writer := tr.Thread
+			if isRead(p.Name) {
+				writer = j.sources[tr.Thread]
+			}
+			th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
 			p.Stonewalled = p.Stonewalled || tr.Stonewalled
 		}
 	}
@@ -171,11 +185,13 @@ func (j *job) warned(msg string) bool {
 // cache as the phase starts: the figure that says whether a read phase
 // measured the filesystem or memory.
 func (j *job) resident(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, rank.KindResident, same(rank.Empty{}))
+	raw, err := j.s.coord.Call(ctx, rank.KindResident, same(rank.Resident{Phase: p.Name}))
 	if err != nil {
 		return fmt.Errorf("page-cache residency: %w", err)
 	}
 	var res, tot int64
+	byHost := map[string][2]int64{}
+	var order []string
 	for r, b := range raw {
 		var rr rank.ResidentReply
 		if err := json.Unmarshal(b, &rr); err != nil {
@@ -183,9 +199,51 @@ func (j *job) resident(ctx context.Context, p *result.Phase) error {
 		}
 		res += rr.Resident
 		tot += rr.Total
+		if len(j.threads[r]) == 0 {
+			continue
+		}
+		h := j.s.targets[r].Host
+		if _, ok := byHost[h]; !ok {
+			order = append(order, h)
+		}
+		byHost[h] = [2]int64{byHost[h][0] + rr.Resident, byHost[h][1] + rr.Total}
 	}
 	if tot > 0 {
 		p.ResidentFraction = float64(res) / float64(tot)
 	}
+	for _, h := range order {
+		hr := result.HostResidency{Host: h}
+		if c := byHost[h]; c[1] > 0 {
+			hr.ResidentFraction = float64(c[0]) / float64(c[1])
+		}
+		p.ResidentByHost = append(p.ResidentByHost, hr)
+	}
 	return nil
+}
+
+// hostOfThread is the host a thread runs on.
+func (j *job) hostOfThread(t int) string {
+	for r, th := range j.threads {
+		for _, x := range th {
+			if x == t {
+				return j.s.targets[r].Host
+			}
+		}
+	}
+	return ""
+}
+
+// readWarnings checks the seed's sizing rule and the residency of a read
+// phase before it runs, and records what a reader of its figure must know.
+func (j *job) readWarnings(p *result.Phase) {
+	p.CacheGuard = cacheGuard(p, j.o.Direct, j.shift, j.gpfs, j.clientCache, j.o.ServerCache, j.o.Total)
+	if p.CacheGuard.Warned {
+		p.Warnings = append(p.Warnings, guardWarning(p.Name, p.CacheGuard, j.kernels, p.CacheDrop))
+	}
+	p.Warnings = append(p.Warnings, residencyWarnings(p, j.o.DropCaches, j.o.Direct, j.shift)...)
+	for _, w := range p.Warnings {
+		if !j.warned(w) {
+			j.warn(w)
+		}
+	}
 }

@@ -18,7 +18,8 @@ const rateTolerance = 1e-9
 // records and histograms and returns an error naming the phase, iteration
 // and field (by its JSON name) of the first figure that differs. Integers
 // must match exactly, rates within a relative 1e-9. Latency is checked only
-// for phases that carry a histogram.
+// for phases that carry a histogram. A phase's first_done_note must be the
+// one its name and the job's configuration call for (FirstDoneNote).
 func Check(job *result.Job) error {
 	if job == nil {
 		return errors.New("no job to check")
@@ -26,6 +27,10 @@ func Check(job *result.Job) error {
 	for i := range job.Phases {
 		stored := &job.Phases[i]
 		again := *stored // Reduce writes only figure fields, never Threads
+		if want := FirstDoneNote(stored.Name, job.Config.Direct, job.Config.Fsync); stored.FirstDoneNote != want {
+			return fmt.Errorf("phase %s iteration %d: first_done_note is %q in the file but %q for this phase and configuration",
+				stored.Name, stored.Iteration, stored.FirstDoneNote, want)
+		}
 		if err := Reduce(&again); err != nil {
 			return fmt.Errorf("phase %s iteration %d: %w", stored.Name, stored.Iteration, err)
 		}
@@ -67,6 +72,10 @@ func compare(stored, again *result.Phase) error {
 			intField{"latency_ns.p999", stored.Latency.P999, again.Latency.P999},
 			intField{"latency_ns.max", stored.Latency.Max, again.Latency.Max})
 	}
+	ints, err := appendFsync(ints, stored.FsyncLatency, again.FsyncLatency)
+	if err != nil {
+		return err
+	}
 	for _, f := range ints {
 		if f.stored != f.again {
 			return fmt.Errorf("%s is %d in the file but %d from the records", f.name, f.stored, f.again)
@@ -80,6 +89,7 @@ func compare(stored, again *result.Phase) error {
 		{"thread_bandwidth.min", stored.ThreadBandwidth.Min, again.ThreadBandwidth.Min},
 		{"thread_bandwidth.mean", stored.ThreadBandwidth.Mean, again.ThreadBandwidth.Mean},
 		{"thread_bandwidth.max", stored.ThreadBandwidth.Max, again.ThreadBandwidth.Max},
+		{"fsync_share", stored.FsyncShare, again.FsyncShare},
 	}
 	for _, f := range rates {
 		if !agree(f.stored, f.again) {
@@ -87,6 +97,22 @@ func compare(stored, again *result.Phase) error {
 		}
 	}
 	return nil
+}
+
+// appendFsync adds the fsync percentiles to the fields to compare; a file
+// that has them where the records give none, or the reverse, is wrong.
+func appendFsync(ints []intField, stored, again *result.Latency) ([]intField, error) {
+	switch {
+	case stored == nil && again == nil:
+		return ints, nil
+	case stored == nil || again == nil:
+		return nil, fmt.Errorf("fsync_latency_ns is %v in the file but %v from the records", stored, again)
+	}
+	return append(ints,
+		intField{"fsync_latency_ns.p50", stored.P50, again.P50},
+		intField{"fsync_latency_ns.p99", stored.P99, again.P99},
+		intField{"fsync_latency_ns.p999", stored.P999, again.P999},
+		intField{"fsync_latency_ns.max", stored.Max, again.Max}), nil
 }
 
 // agree reports whether a and b agree within rateTolerance of the larger.

@@ -18,14 +18,17 @@ type totals struct {
 	minStart, maxStart         int64
 	minEnd, maxEnd             int64
 	sumRates, minRate, maxRate float64
+	fsync                      fsyncTotals
 }
 
 // Reduce computes every figure field of p from p.Threads (and p.Histogram
 // for latency): Bytes, Ops, Bandwidth, FirstDoneBandwidth, SumOfRates,
-// IOPS, WindowNS, StartSkewNS, FirstDoneNS, StartNS, ThreadBandwidth and,
-// when p.Histogram is present, Latency. It leaves CacheDrop,
-// ResidentFraction, Stonewalled, TimedBytes and ReleaseSkewNS alone, and
-// Latency too when there is no histogram. On error p is unchanged.
+// IOPS, WindowNS, StartSkewNS, FirstDoneNS, StartNS, ThreadBandwidth,
+// FsyncLatency, FsyncShare and, when p.Histogram is present, Latency.
+// FirstDoneBandwidth is 0 when p.FirstDoneNote is set (see FirstDoneNote).
+// It leaves CacheDrop, ResidentFraction, Stonewalled, TimedBytes,
+// ReleaseSkewNS and FirstDoneNote alone, and Latency too when there is no
+// histogram. On error p is unchanged.
 func Reduce(p *result.Phase) error {
 	t, err := scan(p.Threads)
 	if err != nil {
@@ -50,9 +53,13 @@ func Reduce(p *result.Phase) error {
 	p.StartSkewNS = t.maxStart - t.minStart // cannot overflow: both lie inside the window
 	p.Bandwidth = rate(t.bytes, window)
 	p.FirstDoneBandwidth = rate(t.firstDoneBytes, toFirst)
+	if p.FirstDoneNote != "" {
+		p.FirstDoneBandwidth = 0
+	}
 	p.IOPS = rate(t.ops, window)
 	p.SumOfRates = t.sumRates
 	p.ThreadBandwidth = result.Spread{Min: t.minRate, Mean: t.sumRates / n, Max: t.maxRate}
+	p.FsyncLatency, p.FsyncShare = t.fsync.figures()
 	if p.Histogram != nil {
 		p.Latency = latency
 	}
@@ -89,6 +96,9 @@ func scan(threads []result.Thread) (totals, error) {
 		th := &threads[i]
 		d, err := checkThread(th)
 		if err != nil {
+			return totals{}, fmt.Errorf("thread %d (host %q rank %d): %w", th.Thread, th.Host, th.Rank, err)
+		}
+		if err := t.fsync.add(th, d); err != nil {
 			return totals{}, fmt.Errorf("thread %d (host %q rank %d): %w", th.Thread, th.Host, th.Rank, err)
 		}
 		if th.Bytes > math.MaxInt64-t.bytes || th.Ops > math.MaxInt64-t.ops {

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"ioswarm/result"
@@ -198,9 +200,21 @@ func WriteAll(w io.Writer, jobs []*result.Job, cmd Command) error {
 // Equivalent returns the ioswarm run flags that correspond to cmd for a
 // thread count, for the header of ioswarm iozone and for docs.
 func (c Command) Equivalent(threads int) string {
-	f := []string{fmt.Sprintf("--threads %d", threads), "--file-size " + units.FormatSize(c.FileSize),
-		"--block " + units.FormatSize(c.RecordSize), "--rand-block " + units.FormatSize(c.RecordSize),
-		"--phases " + strings.Join(c.Phases(), ",")}
+	args, err := c.RunArgs(threads)
+	if err != nil {
+		return "ioswarm run (none: " + err.Error() + ")"
+	}
+	return "ioswarm run " + strings.Join(args, " ")
+}
+
+// RunArgs returns the `ioswarm run` flags that run cmd at a thread count.
+// IOzone writes in the working directory (or each -+m client's); -F names
+// files whose directory ioswarm takes, since it names each thread's file
+// itself: files in several directories are refused.
+func (c Command) RunArgs(threads int) ([]string, error) {
+	f := []string{"--threads", strconv.Itoa(threads), "--file-size", units.FormatSize(c.FileSize),
+		"--block", units.FormatSize(c.RecordSize), "--rand-block", units.FormatSize(c.RecordSize),
+		"--phases", strings.Join(c.Phases(), ",")}
 	if !c.Fsync {
 		f = append(f, "--no-fsync")
 	}
@@ -211,7 +225,17 @@ func (c Command) Equivalent(threads int) string {
 		f = append(f, "--direct")
 	}
 	if c.ClientFile != "" {
-		f = append(f, "--hosts "+c.ClientFile)
+		f = append(f, "--hosts", c.ClientFile)
 	}
-	return "ioswarm run " + strings.Join(f, " ")
+	if len(c.Files) > 0 {
+		dir := filepath.Dir(c.Files[0])
+		for _, name := range c.Files[1:] {
+			if filepath.Dir(name) != dir {
+				return nil, fmt.Errorf("-F names files in %s and %s: ioswarm names each thread's file in one directory; "+
+					"use -+m with a working directory per client", dir, filepath.Dir(name))
+			}
+		}
+		f = append(f, "--dir", dir)
+	}
+	return f, nil
 }

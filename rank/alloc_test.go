@@ -29,13 +29,13 @@ func TestTimedLoopsDoNotAllocate(t *testing.T) {
 		var errs [4]error
 		loops := map[string]func(){
 			"write":     func() { errs[0] = w.writeRecords(write, fd, buf) },
-			"read":      func() { _, errs[1] = w.readRecords(read, fd, buf) },
-			"randwrite": func() { _, errs[2] = w.randomOps(rw, fd, buf, &gen, ops) },
-			"randread":  func() { _, errs[3] = w.randomOps(rr, fd, buf, &gen, ops) },
+			"read":      func() { _, errs[1] = w.readRecords(read, fd, buf, w.src) },
+			"randwrite": func() { _, errs[2] = w.randomOps(rw, fd, buf, &gen, ops, w.src) },
+			"randread":  func() { _, errs[3] = w.randomOps(rr, fd, buf, &gen, ops, w.src) },
 		}
 		if bodyWindows(block) {
 			period := testBuffer(t, w, patternPeriod)
-			loops["randwrite windows"] = func() { _, errs[2] = w.randomOps(rw, fd, period, &gen, ops) }
+			loops["randwrite windows"] = func() { _, errs[2] = w.randomOps(rw, fd, period, &gen, ops, w.src) }
 		}
 		for name, loop := range loops {
 			n := testing.AllocsPerRun(5, func() {

@@ -4,5 +4,6 @@
 //
 // A rank never decides anything about the job: every step is a request from
 // the coordinator, answered once. It may import barrier (the transport),
-// clock, histogram, mounts and result, never launcher or the coordinator.
+// clock, histogram, mounts, nodefacts and result, never launcher or the
+// coordinator.
 package rank

@@ -13,7 +13,9 @@ import (
 func testWorker(t *testing.T, size int64) *worker {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "t0.dat")
-	return &worker{thread: 0, path: path, size: size, pat: newPattern(1, 0), hist: histogram.New()}
+	w := newWorker(0, path, size, newPattern(1, 0))
+	w.hist = histogram.New()
+	return w
 }
 
 func testParams(name string, block int64) *phaseParams {

@@ -1,17 +1,23 @@
 package rank
 
-import "ioswarm/result"
+import (
+	"ioswarm/nodefacts"
+	"ioswarm/result"
+)
 
 // Request kinds the coordinator sends, in the order a job uses them.
 const (
+	KindFacts     = "facts"     // Facts → nodefacts.Facts: memory and filesystem of the node
 	KindSetup     = "setup"     // Setup → SetupReply: check the node; write nothing
 	KindCreate    = "create"    // Create → Empty: make the job directory
-	KindPrepare   = "prepare"   // Prepare → Empty: prefill files a phase needs (untimed)
+	KindPrepare   = "prepare"   // Prepare → Empty: prefill or remove files before a phase (untimed)
 	KindDrop      = "drop"      // Drop → DropReply: flush and drop caches
-	KindResident  = "resident"  // Empty → ResidentReply: page-cache residency of the job's files
+	KindResident  = "resident"  // Resident → ResidentReply: page-cache residency of the files a phase uses
 	KindRun       = "run"       // Run → RunReply: one timed phase
 	KindFirstDone = "firstdone" // FirstDone → FirstDoneReply
 	KindCleanup   = "cleanup"   // Empty → Empty: remove this rank's files
+	KindManifest  = "manifest"  // WriteManifest → Empty: describe the kept files
+	KindFindKept  = "findkept"  // FindManifest → Manifest: a kept job's manifest
 	KindProgress  = "progress"  // Progress, unsolicited from a rank during a phase
 )
 
@@ -27,35 +33,62 @@ type Job struct {
 	Verify     bool   `json:"verify"`
 	DropCaches string `json:"drop_caches"` // auto, on, off
 	Keep       bool   `json:"keep"`
+	// FilesOf is the kept job whose directory and files this job reads
+	// (--reuse); empty means the job's own. Such a job never writes them,
+	// and never removes them after a failure.
+	FilesOf string `json:"files_of,omitempty"`
+	Engine  string `json:"engine,omitempty"`  // sync (default) or io_uring
+	IODepth int    `json:"iodepth,omitempty"` // operations in flight per thread with io_uring
 }
 
 // Setup gives a rank the job and its share of the threads.
 type Setup struct {
-	Job      Job    `json:"job"`
-	Rank     int    `json:"rank"`
-	Host     string `json:"host"`
-	Dir      string `json:"dir"`       // parent of the job directory on this node
-	Threads  []int  `json:"threads"`   // global thread numbers this rank runs
-	DropNode bool   `json:"drop_node"` // this rank drops the node's page cache
+	Job     Job    `json:"job"`
+	Rank    int    `json:"rank"`
+	Host    string `json:"host"`
+	Dir     string `json:"dir"`     // parent of the job directory on this node
+	Threads []int  `json:"threads"` // global thread numbers this rank runs
+	// Sources[i] is the thread whose file Threads[i] reads in the read
+	// phases (--read-shift); empty means each reads its own.
+	Sources  []int `json:"sources,omitempty"`
+	DropNode bool  `json:"drop_node"` // this rank drops the node's page cache
 }
 
 // SetupReply describes the node.
 type SetupReply struct {
-	Hostname string   `json:"hostname"`
-	Kernel   string   `json:"kernel"`
-	Arch     string   `json:"arch"`
-	FSType   string   `json:"fs_type"`
-	FreeB    int64    `json:"free_bytes"`
-	CanDrop  bool     `json:"can_drop"`
+	Hostname string `json:"hostname"`
+	Kernel   string `json:"kernel"`
+	Arch     string `json:"arch"`
+	FSType   string `json:"fs_type"`
+	FreeB    int64  `json:"free_bytes"`
+	CanDrop  bool   `json:"can_drop"`
+	// NoUring says why io_uring cannot be used, when the job asks for it.
+	NoUring  string   `json:"no_uring,omitempty"`
 	PID      int      `json:"pid"`
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Facts asks a node about its memory and the filesystem under Dir.
+type Facts struct {
+	Dir string `json:"dir"`
+}
+
+// FactsReply is the node's answer.
+type FactsReply = nodefacts.Facts
+
+// Resident asks for the residency of the files the phase will use: for a
+// read phase the files this rank's threads read, which with --read-shift
+// other nodes wrote.
+type Resident struct {
+	Phase string `json:"phase"`
 }
 
 // Empty is the body of requests and replies that carry nothing.
 type Empty struct{}
 
 // Prepare asks a rank to make sure its files exist at full size before a
-// phase that reads or rewrites them.
+// phase that reads or rewrites them, and before a write phase to remove
+// what an earlier phase left, so that no timed open truncates a file.
 type Prepare struct {
 	Phase string `json:"phase"`
 }
@@ -94,6 +127,13 @@ type ThreadRecord struct {
 	StartNS     int64  `json:"start_ns"`
 	EndNS       int64  `json:"end_ns"`
 	Stonewalled bool   `json:"stonewalled,omitempty"`
+	// The depth the thread's io_uring loop achieved: operations in
+	// flight, sampled at each submission.
+	DepthMean    float64 `json:"iodepth_achieved_mean,omitempty"`
+	DepthMax     int     `json:"iodepth_achieved_max,omitempty"`
+	DepthSamples int64   `json:"iodepth_samples,omitempty"`
+	FsyncNS      int64   `json:"fsync_ns,omitempty"` // the timed fsync's duration
+	CloseNS      int64   `json:"close_ns,omitempty"` // the timed close's duration
 }
 
 // RunReply carries the phase's records and the rank's merged latency histogram.

@@ -46,12 +46,13 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 	if p.name == "randwrite" {
 		mode = unix.O_WRONLY
 	}
-	w.rec.StartNS = clock.Now()
-	fd, err := unix.Open(w.path, w.openFlags(p, mode), 0)
+	src := w.readSource(p)
+	w.rec.File = src.path
+	fd, err := w.openTimed(p, src.path, w.openFlags(p, mode), 0)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", w.path, err)
+		return w.openError(src, err)
 	}
-	ops, err := w.randomOps(p, fd, buf, &gen, total)
+	ops, err := w.randomOps(p, fd, buf, &gen, total, src)
 	if err := w.closeFile(fd, mode == unix.O_WRONLY && p.fsync, err); err != nil {
 		return err
 	}
@@ -66,7 +67,12 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 // or for a writer of blocks that bodyWindows accepts, a whole pattern
 // period filled at offset 0, whose window for the offset only needs its
 // stamps.
-func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, total int64) (int64, error) {
+func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, total int64, src source) (int64, error) {
+	if w.uring != nil {
+		write := p.name == "randwrite"
+		return w.uringLoop(p, fd, w.uring, uringJob{write: write, total: total, block: p.block, next: gen.next,
+			windows: write && bodyWindows(p.block), src: src})
+	}
 	write := p.name == "randwrite"
 	block := p.block
 	windows := write && int64(len(buf)) == patternPeriod && bodyWindows(block)
@@ -95,11 +101,11 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		}
 		t1 := clock.Now()
 		if err != nil {
-			return ops, fmt.Errorf("%s %s at offset %d: %w", p.name, w.path, off, err)
+			return ops, fmt.Errorf("%s %s at offset %d: %w", p.name, src.path, off, err)
 		}
 		if !write && p.verify {
-			if err := w.pat.check(buf, off); err != nil {
-				return ops, fmt.Errorf("verify %s: %w", w.path, err)
+			if err := src.pat.check(buf, off); err != nil {
+				return ops, fmt.Errorf("verify %s: %w", src.path, err)
 			}
 		}
 		ops++

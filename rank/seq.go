@@ -8,15 +8,21 @@ import (
 	"ioswarm/clock"
 )
 
-// seqWrite is the write phase: open (creating and truncating), every record
-// in order, fsync when asked, close; the time runs from before open to
+// seqWrite is the write phase: open (creating and truncating; for
+// rewrite, the existing file as it is), every record in order, fsync when
+// asked, close; the time runs from before open to
 // after close. After a stonewall the writer still completes its file,
 // untimed, so a later read phase never reads a short file.
 func (w *worker) seqWrite(p *phaseParams, buf []byte) error {
 	block := int64(len(buf))
 	w.log.reset(w.size/block, defaultLogEntries)
-	w.rec.StartNS = clock.Now()
-	fd, err := unix.Open(w.path, w.openFlags(p, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC), 0o644)
+	mode := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC
+	if p.name == "rewrite" {
+		// IOzone's rewrite: the same records again over the file as it
+		// stands, which the filesystem need not allocate anew.
+		mode = unix.O_WRONLY
+	}
+	fd, err := w.openTimed(p, w.path, w.openFlags(p, mode), 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", w.path, err)
 	}
@@ -31,6 +37,10 @@ func (w *worker) seqWrite(p *phaseParams, buf []byte) error {
 // for offset 0; when the body is the same at every record, only the stamps
 // change, so the loop touches 16 bytes per 512 rather than all of them.
 func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte) error {
+	if w.uring != nil {
+		_, err := w.uringLoop(p, fd, w.uring, w.seqJob(p, true, w.readSource(p)))
+		return err
+	}
 	block := int64(len(buf))
 	stable := bodyStable(block)
 	timed := true
@@ -59,16 +69,18 @@ func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte) error {
 }
 
 // seqRead is the read phase: the same file and record size as the write
-// phase, from before open to after close, stopping at the stonewall.
+// phase, from before open to after close, stopping at the stonewall. The
+// file is the worker's read source: with --read-shift another node's.
 func (w *worker) seqRead(p *phaseParams, buf []byte) error {
 	block := int64(len(buf))
+	src := w.readSource(p)
+	w.rec.File = src.path
 	w.log.reset(w.size/block, defaultLogEntries)
-	w.rec.StartNS = clock.Now()
-	fd, err := unix.Open(w.path, w.openFlags(p, unix.O_RDONLY), 0)
+	fd, err := w.openTimed(p, src.path, w.openFlags(p, unix.O_RDONLY), 0)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", w.path, err)
+		return w.openError(src, err)
 	}
-	ops, err := w.readRecords(p, fd, buf)
+	ops, err := w.readRecords(p, fd, buf, src)
 	if err := w.closeFile(fd, false, err); err != nil {
 		return err
 	}
@@ -80,7 +92,10 @@ func (w *worker) seqRead(p *phaseParams, buf []byte) error {
 // read. With --verify each record is checked after its latency is taken:
 // the check counts in the phase's time (bandwidth) but not in the latency
 // of the read call, which stays a measure of the filesystem.
-func (w *worker) readRecords(p *phaseParams, fd int, buf []byte) (int64, error) {
+func (w *worker) readRecords(p *phaseParams, fd int, buf []byte, src source) (int64, error) {
+	if w.uring != nil {
+		return w.uringLoop(p, fd, w.uring, w.seqJob(p, false, src))
+	}
 	block := int64(len(buf))
 	var ops int64
 	for off := int64(0); off < w.size; off += block {
@@ -89,12 +104,12 @@ func (w *worker) readRecords(p *phaseParams, fd int, buf []byte) (int64, error) 
 		}
 		t0 := clock.Now()
 		if err := preadFull(fd, buf, off); err != nil {
-			return ops, fmt.Errorf("read %s at offset %d: %w", w.path, off, err)
+			return ops, fmt.Errorf("read %s at offset %d: %w", src.path, off, err)
 		}
 		t1 := clock.Now()
 		if p.verify {
-			if err := w.pat.check(buf, off); err != nil {
-				return ops, fmt.Errorf("verify %s: %w", w.path, err)
+			if err := src.pat.check(buf, off); err != nil {
+				return ops, fmt.Errorf("verify %s: %w", src.path, err)
 			}
 		}
 		ops++

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"ioswarm/barrier"
+	"ioswarm/nodefacts"
+	"ioswarm/uring"
 )
 
 // Options start a rank process.
@@ -93,6 +96,12 @@ func (s *state) serve(ctx context.Context, m *barrier.Member) error {
 
 func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 	switch req.Kind {
+	case KindFacts:
+		var in Facts
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		return nodefacts.Gather(ctx, in.Dir), nil
 	case KindSetup:
 		var in Setup
 		if err := decode(req, &in); err != nil {
@@ -106,11 +115,22 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		s.created = true
 		return Empty{}, nil
 	case KindPrepare:
-		return Empty{}, s.prefill()
+		var in Prepare
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		if s.job.FilesOf != "" {
+			return Empty{}, s.checkReused(in.Phase)
+		}
+		return Empty{}, s.prepareFiles(in.Phase)
 	case KindDrop:
 		return s.drop(), nil
 	case KindResident:
-		r, t, err := residentPages(s.paths())
+		var in Resident
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		r, t, err := residentPages(s.phasePaths(in.Phase))
 		return ResidentReply{Resident: r, Total: t}, err
 	case KindRun:
 		var in Run
@@ -124,6 +144,18 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 			return nil, err
 		}
 		return s.firstDone(in, s.opBytes()), nil
+	case KindManifest:
+		var in WriteManifest
+		if err := decode(req, &in); err != nil || in.Manifest == nil {
+			return Empty{}, err
+		}
+		return Empty{}, writeManifest(s.jobDir, *in.Manifest)
+	case KindFindKept:
+		var in FindManifest
+		if err := decode(req, &in); err != nil || in.Dir == "" {
+			return Manifest{}, err
+		}
+		return findManifest(in.Dir, in.JobID)
 	case KindCleanup:
 		s.cleaned = true
 		if s.job.Keep {
@@ -153,17 +185,33 @@ func (s *state) doSetup(in Setup) (SetupReply, error) {
 	// nothing of the last job's state may decide what this one cleans up.
 	s.job, s.setup = in.Job, in
 	s.jobDir = JobDir(in.Dir, in.Job.ID)
+	if in.Job.FilesOf != "" {
+		if err := CheckJobID(in.Job.FilesOf); err != nil {
+			return SetupReply{}, err
+		}
+		s.jobDir = JobDir(in.Dir, in.Job.FilesOf)
+	}
 	s.created, s.cleaned = false, false
 	need := in.Job.FileSize * int64(len(in.Threads))
 	reply, err := checkNode(in.Dir, need)
 	if err != nil {
 		return reply, err
 	}
+	if in.Job.Engine == engineUring {
+		reply.NoUring = uring.Available()
+	}
+	if len(in.Sources) != 0 && len(in.Sources) != len(in.Threads) {
+		return SetupReply{}, fmt.Errorf("bad setup: %d read sources for %d threads", len(in.Sources), len(in.Threads))
+	}
 	ensureProcs(len(in.Threads))
 	s.workers = make([]*worker, len(in.Threads))
 	for i, t := range in.Threads {
-		s.workers[i] = &worker{thread: t, path: ThreadFile(s.jobDir, t), size: in.Job.FileSize,
-			pat: newPattern(in.Job.Seed, t)}
+		w := newWorker(t, ThreadFile(s.jobDir, t), in.Job.FileSize, newPattern(in.Job.Seed, t))
+		if len(in.Sources) != 0 && in.Sources[i] != t {
+			from := in.Sources[i]
+			w.readFrom(from, ThreadFile(s.jobDir, from), newPattern(in.Job.Seed, from))
+		}
+		s.workers[i] = w
 	}
 	return reply, nil
 }
@@ -176,16 +224,39 @@ func (s *state) opBytes() int64 {
 	return s.job.Block
 }
 
-// ownFiles is every file this rank may have made: its threads' files and
-// its O_DIRECT probe.
+// ownFiles is every file this rank may have made: its threads' files,
+// its O_DIRECT probe, and the manifest of a kept job.
 func (s *state) ownFiles() []string {
-	return append(s.paths(), probePath(s.jobDir, s.setup.Rank))
+	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, ManifestName))
 }
 
 func (s *state) paths() []string {
 	p := make([]string, len(s.workers))
 	for i, w := range s.workers {
 		p[i] = w.path
+	}
+	return p
+}
+
+// phasePaths are the files the phase's threads open: their own, or for
+// a read phase the files they read.
+func (s *state) phasePaths(phase string) []string {
+	p := make([]string, len(s.workers))
+	for i, w := range s.workers {
+		p[i] = w.readSource(&phaseParams{name: phase}).path
+	}
+	return p
+}
+
+// droppable is every file whose cached pages this rank drops before a
+// phase: its own and those it reads, which may have been cached here by
+// an earlier read of them.
+func (s *state) droppable() []string {
+	p := s.paths()
+	for _, w := range s.workers {
+		if w.src.path != w.path {
+			p = append(p, w.src.path)
+		}
 	}
 	return p
 }
@@ -209,7 +280,7 @@ func (s *state) drop() DropReply {
 			return DropReply{Method: "none", Warning: err.Error()}
 		}
 	}
-	if err := fadviseFiles(s.paths()); err != nil {
+	if err := fadviseFiles(s.droppable()); err != nil {
 		return DropReply{Method: "none", Warning: err.Error()}
 	}
 	return DropReply{Method: "fadvise", Warning: "cannot write " + dropCachesPath +
@@ -220,7 +291,7 @@ func (s *state) drop() DropReply {
 // coordinator asked for cleanup: a lost coordinator must not leave a
 // filesystem full of benchmark files.
 func (s *state) cleanupAfterFailure() error {
-	if !s.created || s.cleaned || s.job.Keep {
+	if !s.created || s.cleaned || s.job.Keep || s.job.FilesOf != "" {
 		return nil
 	}
 	if err := removeFiles(s.jobDir, s.ownFiles()); err != nil {

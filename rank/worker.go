@@ -21,12 +21,16 @@ type worker struct {
 	path   string
 	size   int64
 	pat    *pattern
-	hist   *histogram.Histogram
-	log    opLog
-	done   atomic.Int64 // bytes completed, read by the progress reporter
+	// src is the file the read phases read and the pattern it holds: the
+	// worker's own, or with --read-shift another thread's.
+	src  source
+	hist *histogram.Histogram
+	log  opLog
+	done atomic.Int64 // bytes completed, read by the progress reporter
 
 	rec     ThreadRecord
-	yieldAt int64 // rank-clock time of the next voluntary yield
+	yieldAt int64    // rank-clock time of the next voluntary yield
+	uring   *uringIO // the phase's ring with --engine io_uring; nil for sync
 }
 
 // yieldEvery is how often a worker passes through the Go scheduler on its
@@ -52,12 +56,58 @@ type phaseParams struct {
 	seed      uint64
 	stop      *atomic.Bool // set when the phase is abandoned
 	locked    bool         // workers run locked to their OS threads
+	gate      *startGate   // the rank's threads start their loops together; nil = no gate
+	engine    string       // engineSync or engineUring
+	depth     int          // operations in flight per thread with engineUring
+}
+
+// newWorker is thread's worker on the file at path, reading its own file
+// until told otherwise (readFrom).
+func newWorker(thread int, path string, size int64, pat *pattern) *worker {
+	return &worker{thread: thread, path: path, size: size, pat: pat,
+		src: source{thread: thread, path: path, pat: pat}}
+}
+
+// readFrom makes the read phases read the file of thread from, at path,
+// holding pattern pat.
+func (w *worker) readFrom(from int, path string, pat *pattern) {
+	w.src = source{thread: from, path: path, pat: pat}
+}
+
+// source is a file to read and the thread that wrote it.
+type source struct {
+	thread int
+	path   string
+	pat    *pattern
+}
+
+// readSource is the file a read phase of this worker reads.
+func (w *worker) readSource(p *phaseParams) source {
+	if isReadPhase(p.name) {
+		return w.src
+	}
+	return source{thread: w.thread, path: w.path, pat: w.pat}
+}
+
+// isReadPhase says whether a phase only reads the files, and so reads
+// the rotated source with --read-shift.
+func isReadPhase(name string) bool { return name == "read" || name == "reread" || name == "randread" }
+
+// openError explains a failed open; a rotated read names the writer,
+// since a missing file there usually means the nodes do not share --dir.
+func (w *worker) openError(src source, err error) error {
+	if src.thread != w.thread && errors.Is(err, unix.ENOENT) {
+		return fmt.Errorf("open %s (written by thread %d, --read-shift): %w; do all nodes see the same --dir?", src.path, src.thread, err)
+	}
+	return fmt.Errorf("open %s: %w", src.path, err)
 }
 
 var errStopped = errors.New("phase stopped")
 
 func (w *worker) openFlags(p *phaseParams, base int) int {
-	f := base | unix.O_CLOEXEC
+	// O_NOFOLLOW: a link planted at a thread file's name is refused
+	// (ELOOP), never written through.
+	f := base | unix.O_CLOEXEC | unix.O_NOFOLLOW
 	if p.direct {
 		f |= unix.O_DIRECT
 	}
@@ -72,9 +122,9 @@ func (w *worker) run(p *phaseParams, buf []byte) error {
 	w.yieldAt = clock.Now() + yieldEvery
 	var err error
 	switch p.name {
-	case "write":
+	case "write", "rewrite":
 		err = w.seqWrite(p, buf)
-	case "read":
+	case "read", "reread":
 		err = w.seqRead(p, buf)
 	case "randwrite", "randread":
 		err = w.random(p, buf)
@@ -90,20 +140,31 @@ func (w *worker) run(p *phaseParams, buf []byte) error {
 // closeFile ends a phase's use of fd, inside the timed window, once its
 // loop has returned loopErr: fsync first when sync is set and the loop
 // succeeded, then close. fd is closed on every path; the first error is
-// returned.
+// returned. While the thread is still timed (not stonewalled) the record
+// gets how long the fsync and the close took: past a stonewall both are
+// untimed, and recorded nowhere (see account).
 func (w *worker) closeFile(fd int, sync bool, loopErr error) error {
+	timed := w.rec.EndNS == 0
 	err := loopErr
 	if err == nil && sync {
+		t0 := clock.Now()
 		if e := unix.Fsync(fd); e != nil {
 			err = fmt.Errorf("fsync %s: %w", w.path, e)
+		}
+		if timed {
+			w.rec.FsyncNS = clock.Now() - t0
 		}
 	}
 	if err != nil {
 		unix.Close(fd)
 		return err
 	}
+	t0 := clock.Now()
 	if e := unix.Close(fd); e != nil {
 		return fmt.Errorf("close %s: %w", w.path, e)
+	}
+	if timed {
+		w.rec.CloseNS = clock.Now() - t0
 	}
 	return nil
 }

@@ -34,9 +34,18 @@ func phase(t *testing.T, name string, iter int, at int64, perThread, ops int64, 
 			File:  "/scratch/bench/ioswarm-20250101T120000-1a2b3c/f" + string(rune('0'+i)),
 			Bytes: perThread, Ops: ops, StartNS: at + tm.start, EndNS: at + tm.end, BytesAtFirstDone: tm.atFirstDone})
 	}
+	if name == "write" {
+		// A quarter of each writer's time in fsync: a share of 25%.
+		for i := range p.Threads {
+			th := &p.Threads[i]
+			th.FsyncNS, th.CloseNS = (th.EndNS-th.StartNS)/4, ms/10
+		}
+	}
 	if h != nil {
 		p.Histogram = h.Sparse()
 	}
+	// fixtureJob's configuration: buffered, with fsync.
+	p.FirstDoneNote = figures.FirstDoneNote(name, false, true)
 	if err := figures.Reduce(&p); err != nil {
 		t.Fatalf("fixture phase %s %d: %v", name, iter, err)
 	}

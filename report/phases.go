@@ -32,8 +32,8 @@ func writePhases(w io.Writer, phases []result.Phase) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	row(tw, "phase", "iter", "latency", "latency", "latency", "latency", "thread GB/s", "start", "cache", "resident")
-	row(tw, "", "", "p50", "p99", "p99.9", "max", "min/mean/max", "skew", "drop", "before")
+	row(tw, "phase", "iter", "latency", "latency", "latency", "latency", "thread GB/s", "start", "cache", "resident", "fsync")
+	row(tw, "", "", "p50", "p99", "p99.9", "max", "min/mean/max", "skew", "drop", "before", "share")
 	for i := range phases {
 		row(tw, spreadCells(&phases[i])...)
 	}
@@ -41,10 +41,17 @@ func writePhases(w io.Writer, phases []result.Phase) {
 	if stonewalled {
 		fmt.Fprintln(w, "* stonewalled: figures cover only the timed part; threads finished their files untimed")
 	}
+	if warned(phases) {
+		fmt.Fprintln(w, "! the read may have come from a cache, not from storage: see the warnings below")
+	}
 	if v := verifiedNames(phases); v != "" {
 		fmt.Fprintf(w, "%s: data verified while reading, inside the timed window (bandwidth and IOPS include the checking; latency is the read call alone)\n", v)
 	}
 	fmt.Fprintln(w, "latency is per operation for random phases and per record for sequential ones")
+	fmt.Fprintln(w, "fsync share: the part of the threads' timed time spent in fsync")
+	if withheld(phases, "") {
+		fmt.Fprintln(w, "first-done n/a: not reported for buffered writes with fsync (the others' data was still in the page cache)")
+	}
 	fmt.Fprintln(w)
 }
 
@@ -52,6 +59,9 @@ func phaseName(p *result.Phase) string {
 	name := Clean(p.Name)
 	if p.Stonewalled {
 		name += "*"
+	}
+	if len(p.Warnings) > 0 {
+		name += "!"
 	}
 	return name
 }
@@ -61,9 +71,13 @@ func throughputCells(p *result.Phase) []string {
 	if isRandom(p.Name) {
 		iops = count(p.IOPS)
 	}
+	if p.IODepth > 0 {
+		// The depth achieved, beside the rate it bought.
+		iops += fmt.Sprintf(" qd%.1f", p.IODepthAchievedMean)
+	}
 	return []string{phaseName(p), strconv.Itoa(p.Iteration), strconv.Itoa(len(p.Threads)),
 		binaryBytes(p.Bytes), seconds(p.WindowNS), gb(p.Bandwidth), gib(p.Bandwidth),
-		gb(p.FirstDoneBandwidth), gb(p.SumOfRates), iops}
+		firstDone(p), gb(p.SumOfRates), iops}
 }
 
 func spreadCells(p *result.Phase) []string {
@@ -75,7 +89,45 @@ func spreadCells(p *result.Phase) []string {
 	tb := p.ThreadBandwidth
 	cells := append([]string{phaseName(p), strconv.Itoa(p.Iteration)}, lat...)
 	return append(cells, gb(tb.Min)+"/"+gb(tb.Mean)+"/"+gb(tb.Max),
-		humanNS(p.StartSkewNS), orDash(Clean(p.CacheDrop)), percent(p.ResidentFraction))
+		humanNS(p.StartSkewNS), orDash(Clean(p.CacheDrop)), percent(p.ResidentFraction), fsyncShare(p))
+}
+
+// firstDone is the phase's first-done bandwidth, or n/a where it is not
+// reported (see figures.FirstDoneNote).
+func firstDone(p *result.Phase) string {
+	if p.FirstDoneNote != "" {
+		return "n/a"
+	}
+	return gb(p.FirstDoneBandwidth)
+}
+
+// fsyncShare is the share of the threads' timed time spent in fsync, or
+// "-" for a phase that timed no fsync.
+func fsyncShare(p *result.Phase) string {
+	if p.FsyncLatency == nil {
+		return "-"
+	}
+	return percent(p.FsyncShare)
+}
+
+// withheld reports whether any phase named name (any phase for "") does
+// not report first-done.
+func withheld(phases []result.Phase, name string) bool {
+	for i := range phases {
+		if phases[i].FirstDoneNote != "" && (name == "" || phases[i].Name == name) {
+			return true
+		}
+	}
+	return false
+}
+
+func warned(phases []result.Phase) bool {
+	for i := range phases {
+		if len(phases[i].Warnings) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // isRandom reports whether a phase is counted in operations (randwrite,

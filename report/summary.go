@@ -27,6 +27,9 @@ func writeSummary(w io.Writer, phases []result.Phase) {
 	row(tw, "phase", "iterations", "figure", "mean ± stddev", "min", "max")
 	for _, s := range repeated {
 		for _, r := range summaryRows(s, phaseLatency(phases, s.Name)) {
+			if r[0] == firstDoneTitle && withheld(phases, s.Name) {
+				r = []string{firstDoneTitle, "n/a", "n/a", "n/a"}
+			}
 			row(tw, append([]string{Clean(s.Name), strconv.Itoa(s.Iterations)}, r...)...)
 		}
 	}
@@ -42,7 +45,7 @@ func summaryRows(s figures.Summary, latency bool) [][]string {
 	}
 	rows := [][]string{
 		rate("bandwidth GB/s", s.Bandwidth),
-		rate("first-done GB/s", s.FirstDoneBandwidth),
+		rate(firstDoneTitle, s.FirstDoneBandwidth),
 		rate("sum of thread rates GB/s", s.SumOfRates),
 	}
 	if isRandom(s.Name) {
@@ -61,6 +64,8 @@ func summaryRows(s figures.Summary, latency bool) [][]string {
 	}
 	return rows
 }
+
+const firstDoneTitle = "first-done GB/s"
 
 // nsf prints a mean or stddev of nanoseconds in human units.
 func nsf(v float64) string {

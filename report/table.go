@@ -89,13 +89,41 @@ func writeHeader(w io.Writer, job *result.Job) {
 	pair(tw, "command", Clean(job.CommandLine))
 	pair(tw, "launcher", Clean(job.Launcher))
 	pair(tw, "hosts", strconv.Itoa(len(job.Hosts)))
-	pair(tw, "threads", strconv.Itoa(c.Threads))
+	threads := strconv.Itoa(c.Threads)
+	if c.ThreadsFrom != "" {
+		threads += " (" + Clean(c.ThreadsFrom) + ")"
+	}
+	pair(tw, "threads", threads)
 	pair(tw, "block size", binaryBytes(c.BlockSize)+" (random "+binaryBytes(c.RandBlockSize)+")")
 	pair(tw, "file size", binaryBytes(c.FileSize)+" per thread")
 	pair(tw, "total", binaryBytes(c.Total))
 	pair(tw, "dir", Clean(c.Dir))
 	pair(tw, "fs type", fsTypes(job.Hosts))
+	if m := mounts(job.Hosts); m != "" {
+		pair(tw, "mount", m)
+	}
+	pair(tw, "reads", readShift(c))
+	if c.ReusedJob != "" {
+		pair(tw, "files", "those job "+Clean(c.ReusedJob)+" kept (--reuse)")
+	}
+	if c.Keep && job.Complete {
+		id := Clean(job.JobID)
+		if c.ReusedJob != "" {
+			id = Clean(c.ReusedJob)
+		}
+		pair(tw, "kept", fmt.Sprintf("files in %s/ioswarm-%s; read them again with --reuse %s", Clean(c.Dir), id, id))
+	}
+	if mem := memory(job.Hosts, c.ServerCache); mem != "" {
+		pair(tw, "memory", mem)
+	}
 	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), orDash(Clean(c.DropCaches))))
+	if c.Engine == "io_uring" {
+		e := fmt.Sprintf("io_uring, iodepth %d per thread (qdN after IOPS: the depth achieved)", c.IODepth)
+		if !c.Direct {
+			e += "; buffered I/O on io_uring is served by kernel workers"
+		}
+		pair(tw, "engine", e)
+	}
 	pair(tw, "clock", "offsets known to within "+humanNS(clockError(job.Hosts)))
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -114,6 +142,55 @@ func fsTypes(hosts []result.Host) string {
 		}
 	}
 	return orDash(strings.Join(types, ", "))
+}
+
+// mounts lists the distinct mounts holding --dir: source at mount point.
+func mounts(hosts []result.Host) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, h := range hosts {
+		if h.MountPoint == "" {
+			continue
+		}
+		m := Clean(h.FSSource) + " at " + Clean(h.MountPoint)
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// readShift says whose files the read phases read.
+func readShift(c result.Config) string {
+	if c.ReadShift == 0 {
+		return "each thread its own file (--read-shift 0)"
+	}
+	return fmt.Sprintf("each thread the file written %d node(s) along (--read-shift %d)", c.ReadShift, c.ReadShift)
+}
+
+// memory sums what the clients can cache, each kernel once, and adds
+// what the user said of the servers.
+func memory(hosts []result.Host, server int64) string {
+	var total int64
+	seen := map[string]bool{}
+	kernels := 0
+	for _, h := range hosts {
+		if h.BootID != "" && seen[h.BootID] {
+			continue
+		}
+		seen[h.BootID] = h.BootID != ""
+		total += h.CacheBytes
+		kernels++
+	}
+	if total == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("clients can cache %s (%d kernel(s))", binaryBytes(total), kernels)
+	if server > 0 {
+		s += ", servers " + binaryBytes(server)
+	}
+	return s
 }
 
 // clockError is the largest bound on any rank's clock-offset error: the

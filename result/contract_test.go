@@ -43,3 +43,38 @@ func TestResultFieldsAreTheContract(t *testing.T) {
 	need(phase["threads"].([]any)[0].(map[string]any), "threads[0]", "host", "rank", "thread", "file",
 		"bytes", "ops", "start_ns", "end_ns", "bytes_at_first_done")
 }
+
+// The fields the cache checks added (DESIGN §10): names users' scripts
+// may now rely on as well.
+func TestCacheFieldsAreNamed(t *testing.T) {
+	job := Job{
+		Hosts: []Host{{}},
+		Phases: []Phase{{CacheGuard: &CacheGuard{}, ResidentByHost: []HostResidency{{}},
+			Warnings: []string{"w"}, Threads: []Thread{{WrittenByHost: "h", WrittenByThread: new(int)}}}},
+	}
+	data, err := json.Marshal(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	need := func(obj map[string]any, where string, keys ...string) {
+		t.Helper()
+		for _, k := range keys {
+			if _, ok := obj[k]; !ok {
+				t.Errorf("%s lacks %q", where, k)
+			}
+		}
+	}
+	need(doc["config"].(map[string]any), "config", "read_shift")
+	need(doc["hosts"].([]any)[0].(map[string]any), "hosts[0]", "mem_total", "cache_bytes", "mount_point",
+		"fs_source", "mount_options", "fs_block_size")
+	phase := doc["phases"].([]any)[0].(map[string]any)
+	need(phase, "phases[0]", "cache_guard", "resident_by_host", "warnings")
+	need(phase["cache_guard"].(map[string]any), "cache_guard", "applies", "warned", "client_cache",
+		"server_cache", "required_total", "total")
+	need(phase["resident_by_host"].([]any)[0].(map[string]any), "resident_by_host[0]", "host", "resident_fraction")
+	need(phase["threads"].([]any)[0].(map[string]any), "threads[0]", "written_by_thread", "written_by_host")
+}

@@ -45,6 +45,23 @@ type Config struct {
 	StonewallNS   int64    `json:"stonewall_ns,omitempty"`
 	Verify        bool     `json:"verify,omitempty"`
 	Keep          bool     `json:"keep"`
+	// ReadShift is the rotation the read phases used: each thread read the
+	// file written this many nodes further along (IOR's -Q); 0 = its own.
+	// ReadShiftRequested is what was asked ("auto" or a number).
+	ReadShift          int    `json:"read_shift"`
+	ReadShiftRequested string `json:"read_shift_requested,omitempty"`
+	// ServerCache is what the user said the servers can cache (--server-cache).
+	ServerCache  int64 `json:"server_cache,omitempty"`
+	TotalAuto    bool  `json:"total_auto,omitempty"` // --total auto chose Total
+	AllowMixedFS bool  `json:"allow_mixed_fs,omitempty"`
+	// ReusedJob is the kept job whose files the read phases read (--reuse).
+	ReusedJob string `json:"reused_job,omitempty"`
+	// ThreadsFrom says where Threads came from when not from --threads.
+	ThreadsFrom string `json:"threads_from,omitempty"`
+	// Engine is sync (pread/pwrite, one operation in flight per thread)
+	// or io_uring, with IODepth operations in flight per thread at most.
+	Engine  string `json:"engine,omitempty"`
+	IODepth int    `json:"iodepth,omitempty"`
 }
 
 // Host is one rank's node.
@@ -57,16 +74,47 @@ type Host struct {
 	FSType        string `json:"fs_type"`
 	ClockOffsetNS int64  `json:"clock_offset_ns"` // rank clock − coordinator clock
 	ClockErrorNS  int64  `json:"clock_error_ns"`  // bound on |offset error| (half the best round trip)
+	// What the node said of its memory and of the filesystem under --dir.
+	MemTotal     int64    `json:"mem_total"`
+	CacheBytes   int64    `json:"cache_bytes"` // what its client caches can hold (see nodefacts)
+	CacheNotes   []string `json:"cache_notes,omitempty"`
+	BootID       string   `json:"boot_id,omitempty"` // equal on nodes that share one kernel
+	MountPoint   string   `json:"mount_point"`
+	FSSource     string   `json:"fs_source"`
+	MountOptions string   `json:"mount_options"`
+	FSBlockSize  int64    `json:"fs_block_size"`
+	Stripe       string   `json:"stripe,omitempty"`
+}
+
+// HostResidency is the fraction of the pages a host's threads were about
+// to read that were in that host's page cache as the phase started.
+type HostResidency struct {
+	Host             string  `json:"host"`
+	ResidentFraction float64 `json:"resident_fraction"`
+}
+
+// CacheGuard is the seed's sizing rule checked before a read phase: the
+// aggregate must be at least twice what the caches that could serve the
+// read can hold. ClientCache counts only when the read is buffered, not
+// rotated and its caches were not dropped on every node; ServerCache
+// (--server-cache) always counts, since no client can empty it.
+type CacheGuard struct {
+	Applies       bool  `json:"applies"`
+	Warned        bool  `json:"warned"`
+	ClientCache   int64 `json:"client_cache"`
+	ServerCache   int64 `json:"server_cache"`
+	RequiredTotal int64 `json:"required_total"`
+	Total         int64 `json:"total"`
 }
 
 // Phase is one timed phase (one iteration of it) with its figures and records.
 type Phase struct {
-	Name               string  `json:"name"` // write, read, randwrite, randread
+	Name               string  `json:"name"` // write, rewrite, read, reread, randwrite, randread
 	Iteration          int     `json:"iteration"`
 	Bytes              int64   `json:"bytes"`
 	Ops                int64   `json:"ops"`
 	Bandwidth          float64 `json:"bandwidth"`            // Bytes / WindowNS
-	FirstDoneBandwidth float64 `json:"first_done_bandwidth"` // bytes_at_first_done sum / (FirstDoneNS − earliest start)
+	FirstDoneBandwidth float64 `json:"first_done_bandwidth"` // bytes_at_first_done sum / (FirstDoneNS − earliest start); 0 when FirstDoneNote says why
 	SumOfRates         float64 `json:"sum_of_rates"`         // Σ bytes_i / (end_i − start_i)
 	IOPS               float64 `json:"iops"`                 // Ops / WindowNS
 	WindowNS           int64   `json:"window_ns"`            // latest end − earliest start
@@ -76,6 +124,15 @@ type Phase struct {
 	StartNS            int64   `json:"start_ns"`             // earliest thread start, coordinator clock
 	ThreadBandwidth    Spread  `json:"thread_bandwidth"`     // per-thread bytes/(end−start)
 	Latency            Latency `json:"latency_ns"`
+	// FsyncLatency is over the threads' timed fsyncs (thread fsync_ns),
+	// absent when the phase timed none; FsyncShare is Σ fsync_ns /
+	// Σ (end_ns − start_ns) over all threads: the share of the threads'
+	// timed time that was fsync.
+	FsyncLatency *Latency `json:"fsync_latency_ns,omitempty"`
+	FsyncShare   float64  `json:"fsync_share,omitempty"`
+	// FirstDoneNote, when set, says why first_done_bandwidth is not
+	// reported for this phase (and is 0): see figures.FirstDoneNote.
+	FirstDoneNote string `json:"first_done_note,omitempty"`
 	// Histogram holds the merged latency histogram (see package histogram)
 	// so percentiles can be recomputed from the file.
 	Histogram        *Histogram `json:"latency_histogram,omitempty"`
@@ -84,7 +141,19 @@ type Phase struct {
 	Stonewalled      bool       `json:"stonewalled"`
 	TimedBytes       int64      `json:"timed_bytes"`
 	Verified         bool       `json:"verified,omitempty"`
-	Threads          []Thread   `json:"threads"`
+	// The queue depth asked for and the depth the threads achieved:
+	// operations in flight sampled at each submission, the mean over all
+	// samples of all threads and the largest seen (io_uring only).
+	IODepth             int     `json:"iodepth,omitempty"`
+	IODepthAchievedMean float64 `json:"iodepth_achieved_mean,omitempty"`
+	IODepthAchievedMax  int     `json:"iodepth_achieved_max,omitempty"`
+	// ResidentByHost is ResidentFraction node by node.
+	ResidentByHost []HostResidency `json:"resident_by_host,omitempty"`
+	CacheGuard     *CacheGuard     `json:"cache_guard,omitempty"`
+	// Warnings are what a reader of this phase's figures must know (a read
+	// that may have come from a cache); they are also in the job's list.
+	Warnings []string `json:"warnings,omitempty"`
+	Threads  []Thread `json:"threads"`
 }
 
 // Spread is min, mean and max of a per-thread figure.
@@ -126,6 +195,19 @@ type Thread struct {
 	StartNS          int64  `json:"start_ns"`
 	EndNS            int64  `json:"end_ns"`
 	BytesAtFirstDone int64  `json:"bytes_at_first_done"`
+	// How long the thread's timed fsync and close took (0: none timed, as
+	// past a stonewall or without fsync); both lie inside [start, end].
+	FsyncNS int64 `json:"fsync_ns,omitempty"`
+	CloseNS int64 `json:"close_ns,omitempty"`
+	// The thread whose file this thread used, and its host: itself in
+	// writing phases, the rotated writer in read phases (--read-shift).
+	// Absent from files written before ioswarm recorded them.
+	WrittenByThread *int   `json:"written_by_thread,omitempty"`
+	WrittenByHost   string `json:"written_by_host,omitempty"`
+	// The depth this thread's io_uring loop achieved (see Phase).
+	IODepthAchievedMean float64 `json:"iodepth_achieved_mean,omitempty"`
+	IODepthAchievedMax  int     `json:"iodepth_achieved_max,omitempty"`
+	IODepthSamples      int64   `json:"iodepth_samples,omitempty"`
 }
 
 // Stat summarises one figure over the iterations of a phase.

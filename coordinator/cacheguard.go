@@ -1,0 +1,91 @@
+package coordinator
+
+import (
+	"fmt"
+
+	"ioswarm/nodefacts"
+	"ioswarm/result"
+	"ioswarm/units"
+)
+
+// residentLimit is the fraction of a read phase's pages that may be in a
+// node's page cache as the phase starts before its figure is called a
+// possible cache figure.
+const residentLimit = 0.05
+
+// clientCache is what the caches of the nodes running this job's threads
+// hold between them (each kernel once), with the number of kernels.
+func (j *job) sumClientCache(facts []nodefacts.Facts) (int64, int) {
+	var fs []nodefacts.Facts
+	for _, r := range j.working() {
+		fs = append(fs, facts[r])
+	}
+	return nodefacts.ClientCache(fs)
+}
+
+// autoTotal is the smallest aggregate that meets the seed's rule (at least
+// twice what the clients and the servers can cache) and divides into the
+// job's threads × whole records of both sizes.
+func autoTotal(clientCache, serverCache int64, threads int, block, randBlock int64) int64 {
+	need := 2 * (clientCache + serverCache)
+	unit := lcm(block, randBlock) * int64(threads)
+	if need <= 0 {
+		return unit
+	}
+	return (need + unit - 1) / unit * unit
+}
+
+func lcm(a, b int64) int64 {
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	return a / x * b
+}
+
+// isRead says whether a phase reads the files (and so may read a cache).
+func isRead(name string) bool { return name == "read" || name == "reread" || name == "randread" }
+
+// cacheGuard is the seed's sizing rule for one read phase. The clients'
+// caches count unless the read cannot find its data in them: O_DIRECT, a
+// rotated read (the reader's node did not write the file), or the page
+// cache dropped on every node of a filesystem that caches nowhere else
+// (GPFS keeps data in its pagepool, which drop_caches does not empty).
+// The servers' cache (--server-cache) always counts: no client empties it.
+func cacheGuard(p *result.Phase, direct bool, shift int, gpfs bool, client, server, total int64) *result.CacheGuard {
+	g := &result.CacheGuard{ServerCache: server, Total: total}
+	cold := direct || shift > 0 || (p.CacheDrop == "drop_caches" && !gpfs)
+	if !cold {
+		g.ClientCache = client
+	}
+	g.RequiredTotal = 2 * (g.ClientCache + g.ServerCache)
+	g.Applies = g.RequiredTotal > 0
+	g.Warned = g.Applies && total < g.RequiredTotal
+	return g
+}
+
+// guardWarning words a warned guard for the reader of the table.
+func guardWarning(name string, g *result.CacheGuard, kernels int, drop string) string {
+	return fmt.Sprintf("%s: total %s is under twice what the caches can hold (2 × (clients %s on %d node(s) + servers %s) = %s), "+
+		"and the read is neither rotated nor O_DIRECT, its caches not dropped (%s): the figure may come from memory, not storage; "+
+		"use --total auto, --read-shift, --direct or root for drop_caches",
+		name, units.FormatBytes(g.Total), units.FormatBytes(g.ClientCache), kernels,
+		units.FormatBytes(g.ServerCache), units.FormatBytes(g.RequiredTotal), drop)
+}
+
+// residencyWarnings say when a read phase began with its data already in
+// a node's page cache, naming the node, or was run with nothing at all
+// keeping its data out of the cache.
+func residencyWarnings(p *result.Phase, dropCaches string, direct bool, shift int) []string {
+	var out []string
+	if !direct && shift == 0 && dropCaches == "off" {
+		out = append(out, fmt.Sprintf("%s: --drop-caches off with no --read-shift and no --direct: the read may come from the page cache", p.Name))
+	}
+	for _, h := range p.ResidentByHost {
+		if h.ResidentFraction > residentLimit {
+			out = append(out, fmt.Sprintf("%s: %.0f%% of the pages to be read were in %s's page cache as the phase began: the figure may be a cache figure",
+				p.Name, 100*h.ResidentFraction, h.Host))
+		}
+	}
+	return out
+}

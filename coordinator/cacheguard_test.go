@@ -1,0 +1,115 @@
+package coordinator
+
+import (
+	"strings"
+	"testing"
+
+	"ioswarm/launcher"
+	"ioswarm/result"
+)
+
+const gib = int64(1) << 30
+
+func TestAutoTotalMeetsTheRuleInWholeRecords(t *testing.T) {
+	cases := []struct {
+		client, server int64
+		threads        int
+		block, rand    int64
+		want           int64
+	}{
+		// 2 × (24 GiB + 0) = 48 GiB, a multiple of 4 × 16 MiB already.
+		{24 * gib, 0, 4, 16 << 20, 4096, 48 * gib},
+		// 2 × (10 GiB + 1 GiB) = 22 GiB rounded up to 3 × 16 MiB records.
+		{10 * gib, gib, 3, 16 << 20, 4096, 22*gib + 32<<20},
+		// Records of 12 KiB and random blocks of 8 KiB: whole 24 KiB units.
+		{1000, 0, 1, 12 << 10, 8 << 10, 24 << 10},
+		// Nothing known: one unit.
+		{0, 0, 2, 1 << 20, 4096, 2 << 20},
+	}
+	for _, c := range cases {
+		got := autoTotal(c.client, c.server, c.threads, c.block, c.rand)
+		if got != c.want {
+			t.Errorf("autoTotal(%d, %d, %d, %d, %d) = %d, want %d", c.client, c.server, c.threads, c.block, c.rand, got, c.want)
+		}
+		if got < 2*(c.client+c.server) || got%(int64(c.threads)*c.block) != 0 || (got/int64(c.threads))%c.rand != 0 {
+			t.Errorf("autoTotal = %d breaks the rule or the records", got)
+		}
+	}
+}
+
+func TestCacheGuard(t *testing.T) {
+	read := func(drop string) *result.Phase { return &result.Phase{Name: "read", CacheDrop: drop} }
+	cases := []struct {
+		name          string
+		p             *result.Phase
+		direct        bool
+		shift         int
+		gpfs          bool
+		server, total int64
+		client        int64 // counted
+		warned        bool
+	}{
+		{"buffered, fadvise, no shift, small", read("fadvise"), false, 0, false, 0, gib, 24 * gib, true},
+		{"buffered, fadvise, no shift, big enough", read("fadvise"), false, 0, false, 0, 48 * gib, 24 * gib, false},
+		{"caches dropped", read("drop_caches"), false, 0, false, 0, gib, 0, false},
+		{"caches dropped but GPFS", read("drop_caches"), false, 0, true, 0, gib, 24 * gib, true},
+		{"rotated", read("none"), false, 1, false, 0, gib, 0, false},
+		{"direct", read("direct"), true, 0, false, 0, gib, 0, false},
+		{"servers cache even a rotated read", read("drop_caches"), false, 1, false, 8 * gib, gib, 0, true},
+		{"servers cache, big enough", read("drop_caches"), false, 1, false, 8 * gib, 16 * gib, 0, false},
+	}
+	for _, c := range cases {
+		g := cacheGuard(c.p, c.direct, c.shift, c.gpfs, 24*gib, c.server, c.total)
+		if g.ClientCache != c.client || g.Warned != c.warned || g.RequiredTotal != 2*(c.client+c.server) ||
+			g.Applies != (g.RequiredTotal > 0) || g.Total != c.total {
+			t.Errorf("%s: %+v, want client %d warned %v", c.name, *g, c.client, c.warned)
+		}
+	}
+	g := cacheGuard(read("fadvise"), false, 0, false, 24*gib, 0, gib)
+	w := guardWarning("read", g, 1, "fadvise")
+	for _, want := range []string{"read:", "1.00 GiB", "24.0 GiB on 1 node(s)", "48.0 GiB", "fadvise", "--total auto"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning %q lacks %q", w, want)
+		}
+	}
+}
+
+func TestResidencyWarnings(t *testing.T) {
+	p := &result.Phase{Name: "read", ResidentByHost: []result.HostResidency{
+		{Host: "node1", ResidentFraction: 0.01}, {Host: "node2", ResidentFraction: 0.97}}}
+	w := residencyWarnings(p, "auto", false, 0)
+	if len(w) != 1 || !strings.Contains(w[0], "97%") || !strings.Contains(w[0], "node2") {
+		t.Errorf("one hot node: %q", w)
+	}
+	w = residencyWarnings(p, "off", false, 0)
+	if len(w) != 2 || !strings.Contains(w[0], "--drop-caches off") {
+		t.Errorf("drop off, no shift: %q", w)
+	}
+	cold := &result.Phase{Name: "randread", ResidentByHost: []result.HostResidency{{Host: "a", ResidentFraction: 0.05}}}
+	if w := residencyWarnings(cold, "off", false, 1); len(w) != 0 {
+		t.Errorf("rotated, 5%% resident: %q, want silence", w)
+	}
+	if w := residencyWarnings(cold, "off", true, 0); len(w) != 0 {
+		t.Errorf("direct: %q, want silence", w)
+	}
+}
+
+func TestSizeAutoSettlesTheJobsSizes(t *testing.T) {
+	var log strings.Builder
+	j := jobOn("node1", "node2", "node3")
+	j.o = Options{Threads: 3, Block: 16 << 20, RandBlock: 4096, TotalAuto: true, ServerCache: gib,
+		Log: launcher.NewLineWriter(&log)}
+	j.res = &result.Job{}
+	j.clientCache, j.kernels = 10*gib, 3
+	if err := j.sizeAuto(); err != nil {
+		t.Fatal(err)
+	}
+	want := int64(22*gib + 32<<20)
+	if j.o.Total != want || j.o.FileSize != want/3 || j.res.Config.Total != want || j.res.Config.FileSize != want/3 {
+		t.Errorf("total %d file %d (result %d, %d), want %d and %d", j.o.Total, j.o.FileSize,
+			j.res.Config.Total, j.res.Config.FileSize, want, want/3)
+	}
+	if !strings.Contains(log.String(), "--total auto: 22.0 GiB") {
+		t.Errorf("log %q", log.String())
+	}
+}

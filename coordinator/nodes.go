@@ -1,0 +1,111 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"ioswarm/barrier"
+	"ioswarm/nodefacts"
+	"ioswarm/rank"
+)
+
+// facts asks every rank about its node's memory and the filesystem under
+// its --dir. Ranks without threads in this job answer too but are left
+// out of every rule.
+func (j *job) askFacts(ctx context.Context) ([]nodefacts.Facts, error) {
+	raw, err := j.s.coord.Call(ctx, rank.KindFacts, func(r int) any {
+		return rank.Facts{Dir: j.dirOf(j.s.targets[r])}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("asking nodes about memory and filesystem: %w", err)
+	}
+	facts := make([]nodefacts.Facts, len(raw))
+	for r, b := range raw {
+		if err := json.Unmarshal(b, &facts[r]); err != nil {
+			return nil, fmt.Errorf("rank %d: bad facts reply: %w", r, err)
+		}
+	}
+	return facts, nil
+}
+
+// working are the ranks that run threads in this job.
+func (j *job) working() []int {
+	var rs []int
+	for r, th := range j.threads {
+		if len(th) > 0 {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// sameFilesystem stops the job when a node would measure another
+// filesystem than the rest, such as a client whose mount is missing and
+// whose empty mount point sits on its local disk, or when --dir is
+// read-only on a node. --allow-mixed-fs lets mixed filesystems run.
+func (j *job) sameFilesystem(facts []nodefacts.Facts) error {
+	ranks := j.working()
+	for _, r := range ranks {
+		if facts[r].ReadOnly {
+			return &barrier.RankError{Host: j.s.targets[r].Host, Rank: r,
+				Msg: fmt.Sprintf("dir %s is not writable: read-only file system (%s mounted read-only at %s)", j.dirOf(j.s.targets[r]),
+					facts[r].Describe(), facts[r].MountPoint)}
+		}
+	}
+	keys := make([]string, len(ranks))
+	for i, r := range ranks {
+		keys[i] = facts[r].FSKey()
+	}
+	_, odd := nodefacts.OddFilesystems(keys)
+	if len(odd) == 0 {
+		return nil
+	}
+	if j.o.AllowMixedFS {
+		return j.unrotate()
+	}
+	common := facts[ranks[firstNotIn(len(ranks), odd)]]
+	r := ranks[odd[0]]
+	others := ""
+	if len(odd) > 1 {
+		var names []string
+		for _, i := range odd[1:] {
+			names = append(names, j.s.targets[ranks[i]].Host)
+		}
+		others = " (so do " + strings.Join(names, ", ") + ")"
+	}
+	return usagef("host %s rank %d: --dir %s is on %s at %s, the other nodes' on %s at %s%s: every node must measure the same filesystem (is a mount missing? --allow-mixed-fs runs anyway)",
+		j.s.targets[r].Host, r, j.dirOf(j.s.targets[r]), facts[r].Describe(), facts[r].MountPoint,
+		common.Describe(), common.MountPoint, others)
+}
+
+// unrotate keeps the reads on the writing node when the nodes measure
+// different filesystems, where no node can read another's files: auto
+// gives way with a warning, an explicit shift is an error.
+func (j *job) unrotate() error {
+	if j.shift == 0 {
+		return nil
+	}
+	if j.o.ReadShift != ReadShiftAuto {
+		return usagef("--read-shift %d with --allow-mixed-fs: nodes on different filesystems cannot read each other's files (use --read-shift 0)", j.o.ReadShift)
+	}
+	j.shift, j.sources = 0, identity(len(j.sources))
+	j.res.Config.ReadShift = 0
+	j.warn("--read-shift auto: the nodes measure different filesystems (--allow-mixed-fs), so each reads its own files")
+	return nil
+}
+
+// firstNotIn is the first index below n that odd does not hold.
+func firstNotIn(n int, odd []int) int {
+	in := map[int]bool{}
+	for _, i := range odd {
+		in[i] = true
+	}
+	for i := 0; i < n; i++ {
+		if !in[i] {
+			return i
+		}
+	}
+	return 0
+}

@@ -1,0 +1,86 @@
+package coordinator
+
+import (
+	"strings"
+	"testing"
+
+	"ioswarm/launcher"
+	"ioswarm/nodefacts"
+	"ioswarm/result"
+)
+
+func jobOn(names ...string) *job {
+	s := &Session{targets: hosts(names...)}
+	j := &job{s: s, o: Options{Dir: "/mnt/gv0/bench"}, threads: make([][]int, len(names))}
+	for r := range names {
+		j.threads[r] = []int{r}
+	}
+	return j
+}
+
+func TestSameFilesystemNamesTheOddNode(t *testing.T) {
+	gluster := nodefacts.Facts{FSType: "fuse.glusterfs", FSSource: "nodeS:/gv0", MountPoint: "/mnt/gv0"}
+	local := nodefacts.Facts{FSType: "ext4", FSSource: "/dev/vda1", MountPoint: "/"}
+	j := jobOn("node1", "node2", "node3", "node4")
+	facts := []nodefacts.Facts{gluster, gluster, local, gluster}
+	err := j.sameFilesystem(facts)
+	if err == nil || !IsUsage(err) {
+		t.Fatalf("a node on ext4 among gluster clients: %v, want a usage error", err)
+	}
+	for _, want := range []string{"host node3 rank 2", "ext4 (/dev/vda1)", "fuse.glusterfs (nodeS:/gv0)", "same filesystem", "--allow-mixed-fs"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	j.o.AllowMixedFS = true
+	if err := j.sameFilesystem(facts); err != nil {
+		t.Errorf("--allow-mixed-fs: %v", err)
+	}
+	j.o.AllowMixedFS = false
+	// A node whose rank runs no thread in this job does not count.
+	j.threads[2] = nil
+	if err := j.sameFilesystem(facts); err != nil {
+		t.Errorf("odd node without threads: %v", err)
+	}
+	// One volume through two server names is one filesystem.
+	alias := gluster
+	alias.FSSource = "10.77.0.9:/gv0"
+	j.threads[2] = []int{2}
+	if err := j.sameFilesystem([]nodefacts.Facts{gluster, alias, gluster, alias}); err != nil {
+		t.Errorf("one volume, two server names: %v", err)
+	}
+}
+
+func TestSameFilesystemRefusesReadOnly(t *testing.T) {
+	ro := nodefacts.Facts{FSType: "fuse.glusterfs", FSSource: "nodeS:/gv0", MountPoint: "/mnt/gv0", ReadOnly: true}
+	rw := ro
+	rw.ReadOnly = false
+	j := jobOn("node1", "node2")
+	err := j.sameFilesystem([]nodefacts.Facts{rw, ro})
+	if err == nil || !strings.Contains(err.Error(), "node2") || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("read-only mount on node2: %v", err)
+	}
+}
+
+// With --allow-mixed-fs no node can read another's files: auto gives way,
+// an explicit shift is refused.
+func TestMixedFilesystemsKeepReadsLocal(t *testing.T) {
+	gluster := nodefacts.Facts{FSType: "fuse.glusterfs", FSSource: "s:/gv0"}
+	local := nodefacts.Facts{FSType: "ext4", FSSource: "/dev/vda1"}
+	facts := []nodefacts.Facts{gluster, local}
+	var log strings.Builder
+	j := jobOn("node1", "node2")
+	j.o.AllowMixedFS, j.o.ReadShift, j.o.Log = true, ReadShiftAuto, launcher.NewLineWriter(&log)
+	j.res = &result.Job{Config: result.Config{ReadShift: 1}}
+	j.shift, j.sources = 1, []int{1, 0}
+	if err := j.sameFilesystem(facts); err != nil {
+		t.Fatal(err)
+	}
+	if j.shift != 0 || j.sources[0] != 0 || j.sources[1] != 1 || j.res.Config.ReadShift != 0 || !strings.Contains(log.String(), "each reads its own") {
+		t.Errorf("auto over mixed filesystems: shift %d sources %v config %d log %q", j.shift, j.sources, j.res.Config.ReadShift, log.String())
+	}
+	j.o.ReadShift, j.shift = 1, 1
+	if err := j.sameFilesystem(facts); err == nil || !IsUsage(err) {
+		t.Errorf("--read-shift 1 over mixed filesystems: %v", err)
+	}
+}

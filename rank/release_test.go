@@ -1,0 +1,163 @@
+package rank
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"ioswarm/barrier"
+	"ioswarm/clock"
+)
+
+func TestAwaitReleaseReturnsAtTheMoment(t *testing.T) {
+	for _, lead := range []time.Duration{0, time.Millisecond, 30 * time.Millisecond} {
+		at := clock.Now() + int64(lead)
+		got, ok := awaitRelease(at, new(atomic.Bool))
+		if !ok || got < at {
+			t.Fatalf("lead %v: released at %d (ok %v), before the release time %d", lead, got, ok, at)
+		}
+		if late := time.Duration(got - at); late > 5*time.Millisecond {
+			t.Errorf("lead %v: released %v late", lead, late)
+		}
+	}
+}
+
+func TestAwaitReleaseStops(t *testing.T) {
+	stop := new(atomic.Bool)
+	go func() { time.Sleep(20 * time.Millisecond); stop.Store(true) }()
+	t0 := time.Now()
+	if _, ok := awaitRelease(clock.Now()+int64(time.Hour), stop); ok {
+		t.Fatal("released although stopped")
+	}
+	if d := time.Since(t0); d > time.Second {
+		t.Fatalf("stop noticed after %v", d)
+	}
+}
+
+// The gate lets its threads through once all are in, or alone at its bound.
+func TestStartGate(t *testing.T) {
+	stop := new(atomic.Bool)
+	g := &startGate{threads: 2, until: clock.Now() + int64(time.Hour)}
+	passed := make(chan struct{})
+	go func() { g.pass(stop); close(passed) }()
+	select {
+	case <-passed:
+		t.Fatal("the first thread passed before the second opened")
+	case <-time.After(20 * time.Millisecond):
+	}
+	g.pass(stop)
+	<-passed
+	lone := &startGate{threads: 3, until: clock.Now() + int64(5*time.Millisecond)}
+	lone.pass(stop) // returns at the bound
+	if now := clock.Now(); now < lone.until {
+		t.Fatalf("passed %d ns before the bound", lone.until-now)
+	}
+}
+
+// testState is a rank after setup and create, with threads of 4 records of
+// 4 KiB each, in a temp dir; req drives it as the coordinator would.
+func testState(t *testing.T, threads ...int) (*state, func(kind string, body any) json.RawMessage) {
+	t.Helper()
+	s := &state{log: io.Discard}
+	req := func(kind string, body any) json.RawMessage {
+		t.Helper()
+		raw, _ := json.Marshal(body)
+		out, err := s.handle(context.Background(), &barrier.Request{Kind: kind, Body: raw})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		b, _ := json.Marshal(out)
+		return b
+	}
+	req(KindSetup, Setup{Job: Job{ID: "abcd01", Seed: 1, FileSize: 16 << 10, Block: 4 << 10, RandBlock: 4 << 10,
+		Fsync: true, DropCaches: "off"}, Dir: t.TempDir(), Threads: threads})
+	req(KindCreate, Empty{})
+	return s, req
+}
+
+func runReply(t *testing.T, raw json.RawMessage) RunReply {
+	t.Helper()
+	var r RunReply
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Iteration 2's write must not time the freeing of iteration 1's file: the
+// preparation before it removes the file, so the timed open creates it as
+// in iteration 1 and truncates nothing.
+func TestWriteIterationsTimeNoTruncation(t *testing.T) {
+	s, req := testState(t, 0, 1)
+	for iter := 1; iter <= 2; iter++ {
+		req(KindPrepare, Prepare{Phase: "write"})
+		for _, w := range s.workers {
+			if _, err := os.Stat(w.path); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("iteration %d: %s exists before the timed open (%v)", iter, w.path, err)
+			}
+		}
+		r := runReply(t, req(KindRun, Run{Phase: "write", Iteration: iter, ReleaseAt: clock.Now() + int64(5*time.Millisecond)}))
+		for _, tr := range r.Threads {
+			if tr.Bytes != 16<<10 {
+				t.Fatalf("iteration %d: record %+v", iter, tr)
+			}
+			// fsync and close are timed and lie inside the thread's window.
+			if tr.FsyncNS <= 0 || tr.CloseNS <= 0 || tr.FsyncNS+tr.CloseNS > tr.EndNS-tr.StartNS {
+				t.Errorf("iteration %d: fsync %d ns, close %d ns in a window of %d ns",
+					iter, tr.FsyncNS, tr.CloseNS, tr.EndNS-tr.StartNS)
+			}
+		}
+		req(KindPrepare, Prepare{Phase: "read"}) // finds full files: writes nothing
+		r = runReply(t, req(KindRun, Run{Phase: "read", Iteration: iter, ReleaseAt: clock.Now()}))
+		for _, tr := range r.Threads {
+			if tr.Bytes != 16<<10 || tr.FsyncNS != 0 || tr.CloseNS <= 0 {
+				t.Errorf("iteration %d read: record %+v (a read has no fsync)", iter, tr)
+			}
+		}
+	}
+	for _, w := range s.workers {
+		checkWholeFile(t, w)
+	}
+}
+
+// The rank's release moment is the earliest worker's, at or after ReleaseAt.
+func TestRunPhaseReleaseMoment(t *testing.T) {
+	_, req := testState(t, 0, 1, 2)
+	req(KindPrepare, Prepare{Phase: "write"})
+	at := clock.Now() + int64(20*time.Millisecond)
+	r := runReply(t, req(KindRun, Run{Phase: "write", Iteration: 1, ReleaseAt: at}))
+	if r.ReleasedAt < at || r.ReleasedAt-at > int64(5*time.Millisecond) {
+		t.Fatalf("released at %+d ns from ReleaseAt", r.ReleasedAt-at)
+	}
+	for _, tr := range r.Threads {
+		if tr.StartNS < r.ReleasedAt {
+			t.Errorf("thread %d started %d ns before the release", tr.Thread, r.ReleasedAt-tr.StartNS)
+		}
+	}
+}
+
+// A phase cancelled while its threads wait for the release ends at once,
+// with the context's error, and writes nothing.
+func TestRunPhaseCancelledBeforeRelease(t *testing.T) {
+	s, _ := testState(t, 0, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
+	t0 := time.Now()
+	_, err := s.runPhase(ctx, Run{Phase: "write", Iteration: 1, ReleaseAt: clock.Now() + int64(time.Hour)})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error %v, want context.Canceled", err)
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Fatalf("cancellation took %v", d)
+	}
+	for _, w := range s.workers {
+		if _, err := os.Stat(w.path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s written by a cancelled phase", w.path)
+		}
+	}
+}

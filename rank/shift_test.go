@@ -1,0 +1,52 @@
+package rank
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A worker told to read another thread's file reads and verifies that
+// file, with that thread's pattern, in both read phases; its writing
+// phases still use its own file.
+func TestRotatedReadReadsTheWritersFile(t *testing.T) {
+	const block = 64 << 10
+	writer := testWorker(t, 16*block)
+	writer.thread, writer.pat = 5, newPattern(1, 5)
+	writer.src = source{thread: 5, path: writer.path, pat: writer.pat}
+	runPhaseOn(t, writer, testParams("write", block))
+
+	reader := testWorker(t, 16*block)
+	runPhaseOn(t, reader, testParams("write", block))
+	reader.readFrom(5, writer.path, newPattern(1, 5))
+	for _, name := range []string{"read", "randread"} {
+		p := testParams(name, block)
+		p.verify = true
+		runPhaseOn(t, reader, p)
+		if reader.rec.File != writer.path || reader.rec.Bytes != 16*block {
+			t.Errorf("%s: record says file %s, %d bytes; want %s, %d", name, reader.rec.File, reader.rec.Bytes, writer.path, 16*block)
+		}
+	}
+	runPhaseOn(t, reader, testParams("randwrite", block))
+	if reader.rec.File != reader.path {
+		t.Errorf("randwrite wrote %s, want its own %s", reader.rec.File, reader.path)
+	}
+	// The check has teeth: verifying the writer's file with the reader's
+	// own pattern fails.
+	reader.readFrom(5, writer.path, reader.pat)
+	p := testParams("read", block)
+	p.verify = true
+	if err := reader.run(p, testBuffer(t, reader, block)); err == nil || !strings.Contains(err.Error(), "verify") {
+		t.Errorf("read with the wrong pattern: %v, want a verify error", err)
+	}
+}
+
+func TestRotatedReadOfAMissingFileNamesTheWriter(t *testing.T) {
+	reader := testWorker(t, 4096)
+	missing := filepath.Join(t.TempDir(), "t3.dat")
+	reader.readFrom(3, missing, newPattern(1, 3))
+	err := reader.run(testParams("read", 4096), testBuffer(t, reader, 4096))
+	if err == nil || !strings.Contains(err.Error(), "written by thread 3") || !strings.Contains(err.Error(), "same --dir") {
+		t.Errorf("missing rotated file: %v", err)
+	}
+}

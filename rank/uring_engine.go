@@ -1,0 +1,246 @@
+package rank
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/sys/unix"
+
+	"ioswarm/clock"
+	"ioswarm/uring"
+)
+
+// uringIO is one worker's io_uring state for a phase: its ring and one
+// registered buffer per operation it may have in flight, all made before
+// the timed window so the loop allocates nothing.
+type uringIO struct {
+	r     *uring.Ring
+	depth int
+	bufs  [][]byte // per slot: one block, or for randwrite a pattern period (see bodyWindows)
+	fixed bool     // bufs are registered: fixed reads and writes
+	start []int64  // per slot: when its operation was submitted
+	off   []int64  // per slot: the operation's file offset
+	done  []int64  // per slot: bytes of the operation already done (short completions)
+	free  []uint16 // slots not in flight
+
+	// Depth achieved, sampled at every submission: the operations in
+	// flight counting the one just queued.
+	depthSum, depthN int64
+	depthMax         int
+}
+
+// newUringIO sets up a ring of depth entries with depth buffers of size
+// bytes each, registered with the kernel.
+func newUringIO(depth int, size int64) (*uringIO, error) {
+	r, err := uring.New(uint32(depth))
+	if err != nil {
+		return nil, err
+	}
+	bufs, err := alignedBuffers(depth, size)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	// Registered buffers are pinned, and an unprivileged user's pinned
+	// memory is bounded by RLIMIT_MEMLOCK (often 8 MiB): past it, plain
+	// reads and writes serve, only dearer by a page mapping per operation.
+	fixed := r.RegisterBuffers(bufs) == nil
+	u := &uringIO{r: r, depth: depth, bufs: bufs, fixed: fixed, start: make([]int64, depth), off: make([]int64, depth),
+		done: make([]int64, depth), free: make([]uint16, 0, depth)}
+	u.reset()
+	return u, nil
+}
+
+func (u *uringIO) reset() {
+	u.free = u.free[:0]
+	for i := u.depth - 1; i >= 0; i-- {
+		u.free = append(u.free, uint16(i))
+	}
+	u.depthSum, u.depthN, u.depthMax = 0, 0, 0
+}
+
+// close tears the ring down (the kernel cancels what is still in flight
+// and keeps its own references to registered pages) and frees the buffers.
+func (u *uringIO) close() {
+	u.r.Close()
+	freeBuffers(u.bufs)
+}
+
+// uringJob is what one io_uring loop does: total operations of block
+// bytes at the offsets next gives, writing or reading src.
+type uringJob struct {
+	write   bool
+	total   int64
+	block   int64
+	next    func() int64
+	windows bool // slot buffers hold a pattern period; an operation uses its offset's window
+	stable  bool // block-multiple of the period: only stamps change between records
+	untimed bool // after a stonewall, go on untimed to the end (a sequential writer)
+	src     source
+}
+
+// uringLoop keeps up to u.depth operations in flight until job.total have
+// completed, the stonewall ends the timing (and, unless job.untimed, the
+// loop), or the phase is stopped. Latency is per operation, from its
+// submission to the moment its completion was reaped. Every exit waits
+// for the operations still in flight, so none outlives the loop and none
+// is counted after the timing ended. It returns the operations timed.
+func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (int64, error) {
+	u.reset()
+	op := uint8(uring.OpRead)
+	switch {
+	case job.write && u.fixed:
+		op = uring.OpWriteFixed
+	case job.write:
+		op = uring.OpWrite
+	case u.fixed:
+		op = uring.OpReadFixed
+	}
+	var issued, completed, timedOps int64
+	var firstErr error
+	inflight, timed, stopping := 0, true, false
+	for {
+		for inflight < u.depth && issued < job.total && !stopping && firstErr == nil {
+			if p.stop.Load() {
+				stopping, firstErr = true, errStopped
+				break
+			}
+			slot := u.free[len(u.free)-1]
+			u.free = u.free[:len(u.free)-1]
+			off := job.next()
+			buf := slotBuffer(u, slot, off, job)
+			if job.write {
+				w.putPattern(buf, off, job)
+			}
+			u.off[slot], u.done[slot] = off, 0
+			u.start[slot] = clock.Now()
+			u.r.Prepare(op, fd, slot, buf, off, uint64(slot))
+			inflight++
+			issued++
+			u.depthSum += int64(inflight)
+			u.depthN++
+			u.depthMax = max(u.depthMax, inflight)
+		}
+		if inflight == 0 {
+			break
+		}
+		if err := u.r.SubmitAndWait(1); err != nil {
+			return timedOps, fmt.Errorf("%s %s: %w", p.name, job.src.path, err)
+		}
+		t1 := clock.Now()
+		head, tail := u.r.Ready()
+		for ; head != tail; head++ {
+			c := u.r.At(head)
+			slot := uint16(c.UserData)
+			buf := slotBuffer(u, slot, u.off[slot], job)
+			rest := buf[u.done[slot]:]
+			switch res := c.Res; {
+			case res == -int32(unix.EAGAIN) || res == -int32(unix.EINTR):
+				u.r.Prepare(op, fd, slot, rest, u.off[slot]+u.done[slot], uint64(slot))
+				continue
+			case res < 0:
+				if firstErr == nil || errors.Is(firstErr, errStopped) {
+					firstErr = fmt.Errorf("%s %s at offset %d: %w", p.name, job.src.path, u.off[slot], unix.Errno(-res))
+				}
+			case res == 0 && !job.write:
+				if firstErr == nil {
+					firstErr = fmt.Errorf("read %s: file ends early (EOF at offset %d)", job.src.path, u.off[slot]+u.done[slot])
+				}
+			case int(res) < len(rest):
+				// A short transfer: the rest goes again from where it stopped.
+				u.done[slot] += int64(res)
+				u.r.Prepare(op, fd, slot, rest[res:], u.off[slot]+u.done[slot], uint64(slot))
+				continue
+			default:
+				completed++
+				if firstErr == nil && !stopping {
+					w.done.Store(completed * job.block)
+					if !job.write && p.verify {
+						if err := job.src.pat.check(buf, u.off[slot]); err != nil {
+							firstErr = fmt.Errorf("verify %s: %w", job.src.path, err)
+						}
+					}
+					if timed && firstErr == nil {
+						timedOps = completed
+						timed = w.account(p, u.start[slot], t1, completed, completed*job.block, completed < job.total)
+						stopping = !timed && !job.untimed
+					}
+				}
+			}
+			inflight--
+			u.free = append(u.free, slot)
+		}
+		u.r.Consumed(tail)
+	}
+	if u.depthN > 0 {
+		w.rec.DepthMean, w.rec.DepthMax, w.rec.DepthSamples = float64(u.depthSum)/float64(u.depthN), u.depthMax, u.depthN
+	}
+	return timedOps, firstErr
+}
+
+// slotBuffer is the buffer slot's operation at off uses: the slot's
+// block, or its window of the slot's pattern period.
+func slotBuffer(u *uringIO, slot uint16, off int64, job uringJob) []byte {
+	b := u.bufs[slot]
+	if job.windows {
+		at := off % patternPeriod
+		return b[at : at+job.block]
+	}
+	return b[:job.block]
+}
+
+// putPattern puts the data for offset off in a write's buffer before it
+// is submitted, as the sync engine does before its clock starts.
+func (w *worker) putPattern(b []byte, off int64, job uringJob) {
+	if job.windows || job.stable {
+		w.pat.stamp(b, off)
+		return
+	}
+	w.pat.fill(b, off)
+}
+
+// prepareUring gives every worker its ring and buffers for phase p when
+// the job uses io_uring, and returns what closes them after the phase.
+func (s *state) prepareUring(p *phaseParams) (func(), error) {
+	closeAll := func() {
+		for _, w := range s.workers {
+			if w.uring != nil {
+				w.uring.close()
+				w.uring = nil
+			}
+		}
+	}
+	if p.engine != engineUring {
+		return closeAll, nil
+	}
+	size := p.block
+	if p.name == "randwrite" && bodyWindows(p.block) {
+		size = patternPeriod
+	}
+	for _, w := range s.workers {
+		u, err := newUringIO(p.depth, size)
+		if err != nil {
+			closeAll()
+			return nil, fmt.Errorf("thread %d: %w", w.thread, err)
+		}
+		for _, b := range u.bufs {
+			w.pat.fill(b, 0)
+		}
+		w.uring = u
+	}
+	return closeAll, nil
+}
+
+// Engines: how a thread issues its operations.
+const (
+	engineSync  = "sync"     // one pread/pwrite at a time (queue depth 1), as IOzone and fio's psync
+	engineUring = "io_uring" // up to --iodepth operations in flight on the thread's own ring
+)
+
+// seqJob is a sequential phase's loop on io_uring: the file's records in
+// order, up to the depth in flight.
+func (w *worker) seqJob(p *phaseParams, write bool, src source) uringJob {
+	var next int64
+	return uringJob{write: write, total: w.size / p.block, block: p.block, stable: bodyStable(p.block),
+		untimed: write, src: src, next: func() int64 { o := next; next += p.block; return o }}
+}

@@ -1,0 +1,186 @@
+// Package oracle holds the kernel-side oracle: it runs the real binary
+// locally under ftrace and rebuilds every figure from the kernel's own
+// syscall timestamps, which must agree with what ioswarm reports.
+package oracle
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"ioswarm/result"
+	"ioswarm/test/harness"
+)
+
+var bin harness.Builder
+
+func TestMain(m *testing.M) { os.Exit(bin.Run(m)) }
+
+// Tolerances. Our stamps are clock readings just before openat and just
+// after close; the kernel's are that openat's entry and that close's exit,
+// a few µs inside ours, unless the thread is preempted between the two.
+// Against windows of tens of ms that is far below 1%; a figure whose
+// definition drifted (another interval, another sum) is off by far more.
+const (
+	rateTolerance = 0.01                         // relative, every rate
+	skewTolerance = int64(time.Millisecond)      // absolute, start skew
+	fsyncSlackNS  = int64(50 * time.Microsecond) // per fsync, plus the rate tolerance
+)
+
+// The job: 4 threads on 2 local ranks, 16 MiB files of 1 MiB records,
+// written, read and read at random (4 KiB).
+const (
+	threads  = 4
+	fileSize = 16 << 20
+	block    = 1 << 20
+)
+
+func TestFiguresAgreeWithTheKernel(t *testing.T) {
+	tr := newTracer(t)
+	path := bin.Path(t)
+	argv := tr.wrap(path, "run", "--dir", t.TempDir(), "--local-ranks", "2", "--threads", fmt.Sprint(threads),
+		"--file-size", "16MiB", "--block", "1MiB", "--phases", "write,read,randread",
+		"--format", "json", "--progress", "off", "--drop-caches", "on")
+	o := harness.RunCmd(t, exec.Command(argv[0], argv[1:]...), time.Minute)
+	if o.Code != 0 {
+		t.Fatalf("ioswarm exited %d\n%s", o.Code, o.Stderr)
+	}
+	var job result.Job
+	if err := json.Unmarshal([]byte(o.Stdout), &job); err != nil {
+		t.Fatalf("result: %v\n%s", err, o.Stdout)
+	}
+	ss := sessions(tr.events(t))
+	checkClocks(t, &job)
+	for i := range job.Phases {
+		p := &job.Phases[i]
+		mine := inPhase(ss, p)
+		if len(mine) != len(p.Threads) {
+			t.Errorf("%s: the kernel saw %d thread sessions, the result has %d threads", p.Name, len(mine), len(p.Threads))
+			continue
+		}
+		checkPhase(t, p, figuresOf(mine))
+	}
+}
+
+// checkClocks: ranks and coordinator share this machine's CLOCK_MONOTONIC,
+// so every measured offset must be 0 within its stated error, and the
+// kernel's timestamps compare with the result's directly.
+func checkClocks(t *testing.T, job *result.Job) {
+	t.Helper()
+	for _, h := range job.Hosts {
+		if abs(h.ClockOffsetNS) > h.ClockErrorNS+int64(50*time.Microsecond) {
+			t.Errorf("rank %d: clock offset %d ns on one machine, error bound %d ns", h.Rank, h.ClockOffsetNS, h.ClockErrorNS)
+		}
+	}
+}
+
+// inPhase picks the sessions that began inside p's window (with a margin
+// far below the hundreds of ms between phases).
+func inPhase(ss []*session, p *result.Phase) []*session {
+	const margin = int64(20 * time.Millisecond)
+	var out []*session
+	for _, s := range ss {
+		if s.start >= p.StartNS-margin && s.start <= p.StartNS+p.WindowNS+margin {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func checkPhase(t *testing.T, p *result.Phase, k kernelFigures) {
+	t.Helper()
+	name := p.Name
+	t.Logf("%s: window %.2f ms (kernel %.2f), bandwidth %.4g (kernel %.4g) B/s, start skew %d ns (kernel %d)",
+		name, ms(p.WindowNS), ms(k.window), p.Bandwidth, k.bandwidth, p.StartSkewNS, k.startSkew)
+	if p.Bytes != k.bytes || p.Ops != k.ops {
+		t.Errorf("%s: %d bytes in %d ops, the kernel returned %d bytes in %d calls", name, p.Bytes, p.Ops, k.bytes, k.ops)
+	}
+	rates := []struct {
+		field      string
+		ours, kern float64
+	}{
+		{"bandwidth", p.Bandwidth, k.bandwidth},
+		{"sum_of_rates", p.SumOfRates, k.sumOfRates},
+		{"thread_bandwidth.min", p.ThreadBandwidth.Min, k.minRate},
+		{"thread_bandwidth.max", p.ThreadBandwidth.Max, k.maxRate},
+	}
+	if name == "randread" || name == "randwrite" {
+		rates = append(rates, struct {
+			field      string
+			ours, kern float64
+		}{"iops", p.IOPS, k.iops})
+	}
+	for _, r := range rates {
+		if rel := math.Abs(r.ours/r.kern - 1); !(rel <= rateTolerance) {
+			t.Errorf("%s: %s is %.6g, the kernel's %.6g (off by %.2f%%, tolerance %.0f%%)",
+				name, r.field, r.ours, r.kern, 100*rel, 100*rateTolerance)
+		}
+	}
+	if d := abs(p.StartSkewNS - k.startSkew); d > skewTolerance {
+		t.Errorf("%s: start skew %d ns, the kernel's %d ns (tolerance %d ns)", name, p.StartSkewNS, k.startSkew, skewTolerance)
+	}
+	checkFirstDone(t, p, k)
+	checkFsync(t, p, k)
+}
+
+// checkFirstDone: withheld for buffered writes with fsync; otherwise ours
+// may count up to one record per thread less than the kernel had returned
+// (a thread stamps a record after its call returns), never more.
+func checkFirstDone(t *testing.T, p *result.Phase, k kernelFigures) {
+	t.Helper()
+	if p.FirstDoneNote != "" {
+		if p.FirstDoneBandwidth != 0 || p.Name != "write" {
+			t.Errorf("%s: first-done %g with the note %q", p.Name, p.FirstDoneBandwidth, p.FirstDoneNote)
+		}
+		return
+	}
+	if p.Name == "write" {
+		t.Errorf("write: buffered with fsync, yet first-done is reported (%g)", p.FirstDoneBandwidth)
+	}
+	var ours int64
+	for _, th := range p.Threads {
+		ours += th.BytesAtFirstDone
+	}
+	op := int64(block)
+	if p.Name == "randread" {
+		op = p.Bytes / p.Ops
+	}
+	if d := k.firstDoneBytes - ours; d < -op || d > int64(len(p.Threads))*op {
+		t.Errorf("%s: %d bytes at first-done, the kernel had returned %d (allowed: up to one operation per thread fewer)",
+			p.Name, ours, k.firstDoneBytes)
+	}
+	slack := float64(int64(len(p.Threads))*op)/float64(max(k.firstDoneBytes, 1)) + rateTolerance
+	if rel := math.Abs(p.FirstDoneBandwidth/k.firstDone - 1); !(rel <= slack) {
+		t.Errorf("%s: first_done_bandwidth %.6g, the kernel's %.6g (off by %.2f%%, allowed %.2f%%)",
+			p.Name, p.FirstDoneBandwidth, k.firstDone, 100*rel, 100*slack)
+	}
+}
+
+// checkFsync: the threads' fsync_ns sum to the kernel's time in fsync.
+func checkFsync(t *testing.T, p *result.Phase, k kernelFigures) {
+	t.Helper()
+	var ours int64
+	for _, th := range p.Threads {
+		ours += th.FsyncNS
+	}
+	allowed := int64(rateTolerance*float64(k.fsyncNS)) + int64(len(p.Threads))*fsyncSlackNS
+	if d := abs(ours - k.fsyncNS); d > allowed {
+		t.Errorf("%s: threads' fsync_ns sum to %d ns, the kernel's fsync calls took %d ns (allowed %d)", p.Name, ours, k.fsyncNS, allowed)
+	}
+	if p.Name == "write" && (p.FsyncLatency == nil || k.fsyncNS == 0) {
+		t.Errorf("write: no fsync latency (%v) or no fsync in the kernel (%d ns)", p.FsyncLatency, k.fsyncNS)
+	}
+}
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func ms(ns int64) float64 { return float64(ns) / 1e6 }

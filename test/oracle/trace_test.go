@@ -1,0 +1,196 @@
+package oracle
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// traced are the syscall events the oracle rebuilds the threads from.
+var traced = []string{"openat", "close", "pwrite64", "pread64", "fsync"}
+
+// tracer is a private ftrace instance: its own buffer, events, clock and
+// pid filter, so nothing another user of ftrace set is disturbed.
+type tracer struct {
+	dir     string // instances/<name> under tracefs
+	mounted string // tracefs mount point this test made, "" if none
+}
+
+// newTracer makes the instance, or skips the test saying why it cannot.
+func newTracer(t *testing.T) *tracer {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("the kernel-side oracle needs root to use ftrace (tracefs); skipped")
+	}
+	root, mounted := findTracefs()
+	if root == "" {
+		t.Skip("tracefs is not available (not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing, and mounting it failed); skipped")
+	}
+	for _, ev := range traced {
+		if _, err := os.Stat(filepath.Join(root, "events/syscalls/sys_enter_"+ev)); err != nil {
+			unmount(mounted)
+			t.Skipf("no syscall tracepoint for %s (kernel without CONFIG_FTRACE_SYSCALLS?); skipped", ev)
+		}
+	}
+	tr := &tracer{dir: filepath.Join(root, "instances", fmt.Sprintf("ioswarm-oracle-%d", os.Getpid())), mounted: mounted}
+	if err := os.Mkdir(tr.dir, 0o700); err != nil {
+		unmount(mounted)
+		t.Skipf("cannot make an ftrace instance: %v; skipped", err)
+	}
+	t.Cleanup(tr.close)
+	tr.write(t, "tracing_on", "0")
+	tr.write(t, "trace_clock", "mono") // CLOCK_MONOTONIC, the clock ranks read
+	tr.write(t, "buffer_size_kb", "16384")
+	tr.write(t, "options/event-fork", "1")  // children of a traced pid are traced
+	tr.write(t, "options/record-tgid", "1") // print each event's process id
+	for _, ev := range traced {
+		for _, dir := range []string{"sys_enter_", "sys_exit_"} {
+			tr.write(t, "events/syscalls/"+dir+ev+"/enable", "1")
+		}
+	}
+	return tr
+}
+
+// findTracefs returns where tracefs is mounted, mounting it at
+// /sys/kernel/tracing when it is nowhere (and then also that mount point).
+func findTracefs() (root, mounted string) {
+	for _, d := range []string{"/sys/kernel/tracing", "/sys/kernel/debug/tracing"} {
+		if st, err := os.Stat(filepath.Join(d, "instances")); err == nil && st.IsDir() {
+			return d, ""
+		}
+	}
+	const d = "/sys/kernel/tracing"
+	if err := unix.Mount("nodev", d, "tracefs", 0, ""); err != nil {
+		return "", ""
+	}
+	return d, d
+}
+
+func unmount(mounted string) {
+	if mounted != "" {
+		_ = unix.Unmount(mounted, 0)
+	}
+}
+
+func (tr *tracer) write(t *testing.T, file, value string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(tr.dir, file), []byte(value), 0); err != nil {
+		t.Fatalf("ftrace %s: %v", file, err)
+	}
+}
+
+// wrap returns the command line that traces a program: a shell that puts
+// its own pid in the instance's filter, turns tracing on and execs argv,
+// so the program and every process it starts are traced from their first
+// instruction, and nothing else is.
+func (tr *tracer) wrap(argv ...string) []string {
+	script := `echo $$ > "$1/set_event_pid" && echo 1 > "$1/tracing_on" && shift && exec "$@"`
+	return append([]string{"sh", "-c", script, "sh", tr.dir}, argv...)
+}
+
+// events stops tracing and reads what was recorded.
+func (tr *tracer) events(t *testing.T) []event {
+	t.Helper()
+	tr.write(t, "tracing_on", "0")
+	// ORACLE_KEEP=file keeps the raw trace, to see what a failure saw.
+	if d := os.Getenv("ORACLE_KEEP"); d != "" {
+		b, _ := os.ReadFile(filepath.Join(tr.dir, "trace"))
+		_ = os.WriteFile(d, b, 0o644)
+	}
+	f, err := os.Open(filepath.Join(tr.dir, "trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	evs, lost, err := parseTrace(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lost {
+		t.Fatal("the ftrace buffer overflowed: events were lost, raise buffer_size_kb")
+	}
+	return evs
+}
+
+// close removes the instance (its events go with it) and unmounts what
+// newTracer mounted.
+func (tr *tracer) close() {
+	_ = os.WriteFile(filepath.Join(tr.dir, "tracing_on"), []byte("0"), 0)
+	for i := 0; i < 50; i++ { // rmdir fails while the buffer is read
+		if err := unix.Rmdir(tr.dir); err == nil || errors.Is(err, unix.ENOENT) {
+			break
+		}
+	}
+	unmount(tr.mounted)
+}
+
+// event is one syscall entry or exit.
+type event struct {
+	tid, pid int
+	ns       int64  // CLOCK_MONOTONIC
+	call     string // openat, close, ...
+	exit     bool
+	args     map[string]int64 // entry: the arguments
+	ret      int64            // exit: the return value
+}
+
+// A line of the trace with record-tgid: comm-tid (tgid) [cpu] flags ts: name(args) or name -> ret
+var traceLine = regexp.MustCompile(`^\s*.+-(\d+)\s+\(\s*(\d+)\)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+):\s+sys_(\w+)(\((.*)\)| -> (0x[0-9a-f]+|-?\d+))\s*$`)
+
+// parseTrace reads ftrace's text output; lost reports an overflowed buffer.
+func parseTrace(f *os.File) (evs []event, lost bool, err error) {
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			if strings.Contains(line, "LOST") {
+				lost = true
+			}
+			continue
+		}
+		m := traceLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		e := event{call: m[5]}
+		e.tid, _ = strconv.Atoi(m[1])
+		e.pid, _ = strconv.Atoi(m[2])
+		sec, _ := strconv.ParseInt(m[3], 10, 64)
+		frac, _ := strconv.ParseInt((m[4] + "000000000")[:9], 10, 64)
+		e.ns = sec*1e9 + frac
+		if m[8] != "" {
+			e.exit = true
+			e.ret, err = strconv.ParseInt(m[8], 0, 64)
+			if err != nil {
+				// Negative errors print as 0xffff…: read them as int64.
+				u, uerr := strconv.ParseUint(m[8], 0, 64)
+				if uerr != nil {
+					return nil, false, fmt.Errorf("bad return in %q", line)
+				}
+				e.ret, err = int64(u), nil
+			}
+		} else {
+			e.args = map[string]int64{}
+			for _, kv := range strings.Split(m[7], ", ") {
+				k, v, ok := strings.Cut(kv, ": ")
+				if !ok {
+					continue
+				}
+				if u, perr := strconv.ParseUint(v, 0, 64); perr == nil {
+					e.args[k] = int64(u)
+				}
+			}
+		}
+		evs = append(evs, e)
+	}
+	return evs, lost, sc.Err()
+}
