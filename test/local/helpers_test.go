@@ -37,3 +37,13 @@ func dirEntries(t *testing.T, dir string) []string {
 	t.Helper()
 	return harness.DirEntries(t, dir)
 }
+
+// runIn is run with the working directory dir, where IOzone command
+// lines write.
+func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(bin.Path(t), args...)
+	cmd.Dir = dir
+	o := harness.RunCmd(t, cmd, 2*time.Minute)
+	return o.Stdout, o.Stderr, o.Code
+}

@@ -18,7 +18,9 @@ func TestNoSpaceOnOneNode(t *testing.T) {
 	defer e.onNode(t, "node3", "umount", e.dir)
 	out := filepath.Join(t.TempDir(), "result.json")
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir,
-		"--total", "64MiB", "--block", "1MiB", "--heartbeat-timeout", heartbeatTimeout, "--output", out}, e.sshFlags()...)
+		"--total", "64MiB", "--block", "1MiB", "--heartbeat-timeout", heartbeatTimeout, "--output", out,
+		// node3's tmpfs is another filesystem than the others' on purpose.
+		"--allow-mixed-fs"}, e.sshFlags()...)
 	o := e.head(t, time.Minute, args...)
 	if o.Code != 1 || o.Took > faultLimit {
 		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
