@@ -217,13 +217,14 @@ const maxIODepth = 4096
 
 // validateEngine checks --engine and --iodepth; an empty engine is sync.
 func (o *Options) validateEngine() error {
-	if o.Engine == "" {
-		o.Engine = "sync"
-	}
-	if o.IODepth == 0 {
-		o.IODepth = 1
+	if o.Engine == "" && o.IODepth == 0 {
+		// Options built in Go rather than from flags.
+		o.Engine, o.IODepth = "sync", 1
 	}
 	switch {
+	case o.Engine == "":
+		o.Engine = "sync"
+		return o.validateEngine()
 	case o.Engine != "sync" && o.Engine != "io_uring":
 		return usagef("--engine %q: must be sync or io_uring", o.Engine)
 	case o.IODepth < 1 || o.IODepth > maxIODepth:

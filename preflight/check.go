@@ -160,6 +160,9 @@ func (r *Result) judge() {
 	case !rep.Writable:
 		r.Problems = append(r.Problems, "directory not writable: "+rep.WriteErr)
 	}
+	if rep.NoUring != "" {
+		r.Notes = append(r.Notes, "--engine io_uring cannot run here: "+rep.NoUring)
+	}
 	if !rep.CanDrop {
 		r.Notes = append(r.Notes, "the page cache cannot be dropped (needs root): runs fall back to posix_fadvise")
 	}

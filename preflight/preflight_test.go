@@ -85,7 +85,7 @@ func TestTableShowsProblemsAndNotes(t *testing.T) {
 			Clock: &Offset{WallNS: -12000, ErrorNS: 45000}},
 		{Host: "n2", Problems: []string{"connect to 10.0.0.2:22: no answer within 3s (--connect-timeout)"}},
 		{Host: "n3", OK: true, Report: &Report{User: "u", Arch: "aarch64", Kernel: "5.14", FSType: "gpfs",
-			FreeBytes: 1536 << 30, Writable: true}, Notes: []string{"the page cache cannot be dropped"}},
+			FreeBytes: 1536 << 30, Writable: true, NoUring: "io_uring unavailable: refused (EPERM)"}, Notes: []string{"the page cache cannot be dropped"}},
 	}
 	var b strings.Builder
 	if err := WriteTable(&b, results); err != nil {
@@ -93,9 +93,9 @@ func TestTableShowsProblemsAndNotes(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"n1    ok      root  x86_64   6.1     ext4  40.0 GiB  24.0 GiB  yes       yes          -0.012 ms ±0.045 ms",
-		"n2    FAILED  -     -        -       -     -         -         -         -            -",
-		"n3    ok      u     aarch64  5.14    gpfs  1.50 TiB  -         yes       no           -",
+		"n1    ok      root  x86_64   6.1     ext4  40.0 GiB  24.0 GiB  yes       yes          yes       -0.012 ms ±0.045 ms",
+		"n2    FAILED  -     -        -       -     -         -         -         -            -         -",
+		"n3    ok      u     aarch64  5.14    gpfs  1.50 TiB  -         yes       no           no        -",
 		"filesystem: ext4 (/dev/vda1) at / (block 4.00 KiB, options rw;rw) on 1 host(s)",
 		"memory: the clients can cache 24.0 GiB between them (1 kernel(s))",
 		"n2: connect to 10.0.0.2:22: no answer within 3s (--connect-timeout)",

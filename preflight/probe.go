@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"ioswarm/nodefacts"
+	"ioswarm/uring"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -30,6 +31,8 @@ type Report struct {
 	CanDrop   bool   `json:"can_drop_caches"`
 	// Facts are the node's memory and the mount under Dir.
 	Facts *nodefacts.Facts `json:"facts,omitempty"`
+	// NoUring says why --engine io_uring cannot run here ("" = it can).
+	NoUring string `json:"no_io_uring,omitempty"`
 }
 
 const dropCaches = "/proc/sys/vm/drop_caches"
@@ -46,6 +49,7 @@ func Probe(dir string) Report {
 		r.Kernel = unix.ByteSliceToString(uts.Release[:])
 	}
 	r.CanDrop = os.Geteuid() == 0 && unix.Access(dropCaches, unix.W_OK) == nil
+	r.NoUring = uring.Available()
 	st, err := os.Stat(dir)
 	switch {
 	case err != nil:
