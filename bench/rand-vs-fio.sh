@@ -5,6 +5,9 @@
 # Usage: bench/rand-vs-fio.sh [PARENT_DIR]      (default /var/tmp; run as root)
 #   TOTAL_MIB=512  aggregate file size in MiB, divided among the threads
 #   THREADS="1 4 8 16"  ROUNDS=5  IOSWARM=/path/to/ioswarm (built if unset)
+#   ENGINE=io_uring DEPTHS="1 8 32"  queue depth: ioswarm --engine io_uring
+#     --iodepth D against fio ioengine=io_uring iodepth=D fixedbufs (both
+#     register their buffers); the default ENGINE=sync is psync, depth 1
 #
 # Like with like:
 # - Workload: each thread has its own file of TOTAL_MIB/threads MiB and does
@@ -51,6 +54,19 @@ PARENT=${1:-/var/tmp}
 TOTAL_MIB=${TOTAL_MIB:-512}
 THREADS=${THREADS:-"1 4 8 16"}
 ROUNDS=${ROUNDS:-5}
+ENGINE=${ENGINE:-sync}
+DEPTHS=${DEPTHS:-1}
+DEPTH=1
+case $ENGINE in
+sync) [ "$DEPTHS" = 1 ] || die "DEPTHS needs ENGINE=io_uring" ;;
+io_uring) ;;
+*) die "ENGINE=$ENGINE: sync or io_uring" ;;
+esac
+
+# key names a point in the results: threads, and with io_uring @depth.
+key() {
+	if [ "$ENGINE" = sync ]; then echo "$1"; else echo "$1@$DEPTH"; fi
+}
 
 need_tools
 for t in $THREADS; do
@@ -68,11 +84,12 @@ RESULTS=$WORK/results.tsv
 run_ioswarm() {
 	local t=$1 round=$2 kind=${3:-} out=$WORK/ioswarm-$1-$2.json extra=(--keep)
 	[ "$kind" = fixed ] && extra=(--stonewall 1ns)
+	[ "$ENGINE" = io_uring ] && extra+=(--engine io_uring --iodepth "$DEPTH")
 	/usr/bin/time -f '%U %S' -o "$WORK/time" "$IOSWARM" run --dir "$WORK" \
 		--phases randwrite,randread --direct --threads "$t" --total "${TOTAL_MIB}MiB" \
 		"${extra[@]}" --quiet --format json --output "$out" >/dev/null ||
 		die "ioswarm failed at $t threads (see $out)"
-	python3 - "$out" "ioswarm${kind:+-$kind}" "$t" "$round" "$(cpu_seconds "$WORK/time")" >>"$RESULTS" <<'PY'
+	python3 - "$out" "ioswarm${kind:+-$kind}" "$(key "$t")" "$round" "$(cpu_seconds "$WORK/time")" >>"$RESULTS" <<'PY'
 import json, sys
 path, tool, t, rnd, cpu = sys.argv[1:]
 job = json.load(open(path))
@@ -93,7 +110,12 @@ PY
 # as ioswarm's prefill does in its fixed-cost run.
 fio_jobfile() {
 	local t=$1 dir=$2 kind=${3:-} i
-	printf '[global]\nioengine=psync\ndirect=1\nbs=4k\nsize=%dm\nrandrepeat=0\nnorandommap\n' $((TOTAL_MIB / t))
+	if [ "$ENGINE" = io_uring ]; then
+		printf '[global]\nioengine=io_uring\niodepth=%d\nfixedbufs\n' "$DEPTH"
+	else
+		printf '[global]\nioengine=psync\n'
+	fi
+	printf 'direct=1\nbs=4k\nsize=%dm\nrandrepeat=0\nnorandommap\n' $((TOTAL_MIB / t))
 	printf 'fallocate=none\nthread\ngroup_reporting\n'
 	for ((i = 0; i < t; i++)); do
 		printf '[p%d]\nrw=write\nbs=16m\nend_fsync=1\nfilename=%s/t%d.dat\n' "$i" "$dir" "$i"
@@ -115,7 +137,7 @@ run_fio() {
 	fio_jobfile "$t" "$dir" "$kind" >"$WORK/job.fio"
 	/usr/bin/time -f '%U %S' -o "$WORK/time" fio --output-format=json --output="$out" "$WORK/job.fio" \
 		>/dev/null || die "fio failed at $t threads (see $out)"
-	python3 - "$out" "fio${kind:+-$kind}" "$t" "$round" "$(cpu_seconds "$WORK/time")" >>"$RESULTS" <<'PY'
+	python3 - "$out" "fio${kind:+-$kind}" "$(key "$t")" "$round" "$(cpu_seconds "$WORK/time")" >>"$RESULTS" <<'PY'
 import json, sys
 path, tool, t, rnd, cpu = sys.argv[1:]
 jobs = json.load(open(path))["jobs"]
@@ -130,27 +152,30 @@ PY
 # of each; the file sets of the last round are kept per thread count.
 declare -A files
 pair() {
-	local t=$1 round=$2 new
+	local t=$1 round=$2 new k
+	k=$(key "$t")
 	if ((round % 2 == 1)); then
 		new=$(run_ioswarm "$t" "$round")
-		[ -z "${files[$t]:-}" ] || rm -rf -- "${files[$t]}"
-		files[$t]=$new
-		run_fio "$t" "$round" "${files[$t]}"
+		[ -z "${files[$k]:-}" ] || rm -rf -- "${files[$k]}"
+		files[$k]=$new
+		run_fio "$t" "$round" "${files[$k]}"
 	else
-		run_fio "$t" "$round" "${files[$t]}"
+		run_fio "$t" "$round" "${files[$k]}"
 		new=$(run_ioswarm "$t" "$round")
-		rm -rf -- "${files[$t]}"
-		files[$t]=$new
+		rm -rf -- "${files[$k]}"
+		files[$k]=$new
 	fi
 	tail -n 2 "$RESULTS" | awk -F'\t' '{ printf "  round %s  %2s threads  %-7s  randwrite %7.0f IOPS  randread %7.0f IOPS  cpu %.2f s\n", $3, $2, $1, $4, $5, $8 }'
 	run_ioswarm "$t" "$round" fixed
-	run_fio "$t" "$round" "${files[$t]}" fixed
+	run_fio "$t" "$round" "${files[$k]}" fixed
 }
 
-echo "rand-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, $ROUNDS rounds, in $WORK"
+echo "rand-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, engine $ENGINE, depths $DEPTHS, $ROUNDS rounds, in $WORK"
 for ((round = 1; round <= ROUNDS; round++)); do
 	for t in $THREADS; do
-		pair "$t" "$round"
+		for DEPTH in $DEPTHS; do
+			pair "$t" "$round"
+		done
 	done
 done
 
@@ -167,10 +192,10 @@ def net(tool, t):  # the same, the round's fixed-cost run taken off first
     full, fixed = runs(tool, t), runs(tool + "-fixed", t)
     return st.median((float(full[k][7]) - float(fixed[k][7])) / (float(full[k][8]) - float(fixed[k][8])) * 1e6
                      for k in full)
-threads = sorted({r[1] for r in rows}, key=int)
+threads = sorted({r[1] for r in rows if not r[0].endswith("-fixed")}, key=lambda k: [int(x) for x in k.split("@")])
 n = len({r[2] for r in rows})
 print()
-print(f"medians of {n} rounds; IOPS, p99 in µs, CPU s per million ops; ratio = ioswarm / fio")
+print(f"medians of {n} rounds; IOPS, p99 in µs, CPU s per million ops; ratio = ioswarm / fio; points are threads[@iodepth]")
 print(f"{'threads':>7} {'phase':>9} | {'IOPS ioswarm':>12} {'fio':>9} {'ratio':>6} | {'p99 ioswarm':>11} {'fio':>8} {'ratio':>6}")
 for t in threads:
     for name, icol, pcol in (("randwrite", 3, 5), ("randread", 4, 6)):
