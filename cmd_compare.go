@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,9 @@ func compareAction(c *cli.Context) error {
 		return err
 	}
 	if err := study.WriteCompare(os.Stdout, ss[0], ss[1]); err != nil {
+		if errors.Is(err, study.ErrNothingInCommon) {
+			return usageError{msg: "compare: " + err.Error()}
+		}
 		return err
 	}
 	if c.Bool("no-chart") {

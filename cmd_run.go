@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -37,6 +38,10 @@ func runAction(c *cli.Context) error {
 	if format != "table" && format != "json" && format != "csv" {
 		return usageError{msg: fmt.Sprintf("--format %q: must be table, json or csv", format)}
 	}
+	details, err := detailsFrom(c.String("details"))
+	if err != nil {
+		return err
+	}
 	if err := o.Validate(); err != nil {
 		return err
 	}
@@ -57,17 +62,38 @@ func runAction(c *cli.Context) error {
 	if runErr != nil {
 		return runErr
 	}
-	return printJob(os.Stdout, format, job)
+	return printJob(os.Stdout, format, job, details)
 }
 
-func printJob(w io.Writer, format string, job *result.Job) error {
+func printJob(w io.Writer, format string, job *result.Job, d report.Details) error {
 	switch format {
 	case "json":
 		return report.WriteJSON(w, job)
 	case "csv":
 		return report.WriteCSV(w, job, true)
 	}
-	return report.WriteTable(w, job)
+	return report.WriteTableWith(w, job, d)
+}
+
+// detailsFrom reads --details: a comma list of phases, nodes, threads, or all.
+func detailsFrom(v string) (report.Details, error) {
+	var d report.Details
+	for _, w := range strings.Split(v, ",") {
+		switch strings.TrimSpace(w) {
+		case "":
+		case "phases":
+			d.Phases = true
+		case "nodes":
+			d.Nodes = true
+		case "threads":
+			d.Threads = true
+		case "all":
+			d = report.Details{Phases: true, Nodes: true, Threads: true}
+		default:
+			return d, flagError("details", v, fmt.Errorf("want phases, nodes, threads or all"))
+		}
+	}
+	return d, nil
 }
 
 func writeResult(path string, job *result.Job) error {

@@ -49,6 +49,7 @@ func ioFlags() []cli.Flag {
 func reportFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "what to print: table, json or csv"},
+		&cli.StringFlag{Name: "details", Usage: "more table blocks: phases (sizes, window, latency spread, skew, cache), nodes (each node's share), threads (every record), or all; comma list"},
 		&cli.StringFlag{Name: "output", Usage: "write the full JSON result to this file"},
 		&cli.StringFlag{Name: "label", Usage: "a name for this system in comparisons"},
 		&cli.BoolFlag{Name: "quiet", Usage: "no progress or rank log lines"},

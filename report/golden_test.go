@@ -2,7 +2,9 @@ package report
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"ioswarm/internal/golden"
 )
@@ -13,6 +15,31 @@ func TestTableGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "table.golden", buf.Bytes())
+	fitsTerminal(t, buf.String())
+}
+
+// fitsTerminal fails on any line wider than an 80-column terminal, but
+// for the ones that quote the user (the command line, warnings).
+func fitsTerminal(t *testing.T, out string) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if line == "warnings:" {
+			return // the rest quotes nodes' messages
+		}
+		if n := utf8.RuneCountInString(line); n > 80 && !strings.HasPrefix(line, "command ") {
+			t.Errorf("%d columns: %q", n, line)
+		}
+	}
+}
+
+// Every detail block, for the golden file and the 80 columns of the
+// per-node block.
+func TestTableDetailsGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTableWith(&buf, fixtureJob(t), Details{Phases: true, Nodes: true, Threads: true}); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "table_details.golden", buf.Bytes())
 }
 
 func TestTableIncompleteGolden(t *testing.T) {

@@ -10,24 +10,21 @@ import (
 	"ioswarm/result"
 )
 
-// writePhases writes two blocks, one row per phase iteration in each: what
-// the filesystem delivered, then how it was spread (latency, per-thread
-// rates, skew) and how cold the cache was. Two blocks of about 100 columns
-// fit a terminal where one of 180 would wrap.
+// writePhases writes the details (--details phases) in two blocks, one row
+// per phase iteration in each: what the filesystem delivered, then how it
+// was spread (latency, per-thread rates, skew) and how cold the cache was.
+// Two blocks of about 100 columns fit where one of 180 would wrap; the
+// marks they share with the compact table are explained under it.
 func writePhases(w io.Writer, phases []result.Phase) {
 	if len(phases) == 0 {
-		fmt.Fprintln(w, "no phase completed")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	row(tw, "phase", "iter", "threads", "bytes", "window", "bandwidth", "bandwidth", "first-done",
 		"sum of thread", "IOPS")
 	row(tw, "", "", "", "", "s", "GB/s", "GiB/s", "GB/s", "rates GB/s", "")
-	stonewalled := false
 	for i := range phases {
-		p := &phases[i]
-		stonewalled = stonewalled || p.Stonewalled
-		row(tw, throughputCells(p)...)
+		row(tw, throughputCells(&phases[i])...)
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
@@ -38,20 +35,9 @@ func writePhases(w io.Writer, phases []result.Phase) {
 		row(tw, spreadCells(&phases[i])...)
 	}
 	tw.Flush()
-	if stonewalled {
-		fmt.Fprintln(w, "* stonewalled: figures cover only the timed part; threads finished their files untimed")
-	}
-	if warned(phases) {
-		fmt.Fprintln(w, "! the read may have come from a cache, not from storage: see the warnings below")
-	}
-	if v := verifiedNames(phases); v != "" {
-		fmt.Fprintf(w, "%s: data verified while reading, inside the timed window (bandwidth and IOPS include the checking; latency is the read call alone)\n", v)
-	}
-	fmt.Fprintln(w, "latency is per operation for random phases and per record for sequential ones")
+	fmt.Fprintln(w, "window: latest end - earliest start; latency is per operation for random phases")
+	fmt.Fprintln(w, "and per record for sequential ones; start skew: latest - earliest thread start;")
 	fmt.Fprintln(w, "fsync share: the part of the threads' timed time spent in fsync")
-	if withheld(phases, "") {
-		fmt.Fprintln(w, "first-done n/a: not reported for buffered writes with fsync (the others' data was still in the page cache)")
-	}
 	fmt.Fprintln(w)
 }
 

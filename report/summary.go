@@ -22,9 +22,9 @@ func writeSummary(w io.Writer, phases []result.Phase) {
 	if len(repeated) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "across iterations: mean ± sample standard deviation, min, max")
+	fmt.Fprintln(w, "across n iterations: mean ± sample standard deviation, min, max")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	row(tw, "phase", "iterations", "figure", "mean ± stddev", "min", "max")
+	row(tw, "phase", "n", "figure", "mean ± stddev", "min", "max")
 	for _, s := range repeated {
 		for _, r := range summaryRows(s, phaseLatency(phases, s.Name)) {
 			if r[0] == firstDoneTitle && withheld(phases, s.Name) {
@@ -46,7 +46,7 @@ func summaryRows(s figures.Summary, latency bool) [][]string {
 	rows := [][]string{
 		rate("bandwidth GB/s", s.Bandwidth),
 		rate(firstDoneTitle, s.FirstDoneBandwidth),
-		rate("sum of thread rates GB/s", s.SumOfRates),
+		rate("sum of rates GB/s", s.SumOfRates),
 	}
 	if isRandom(s.Name) {
 		st := s.IOPS

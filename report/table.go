@@ -12,10 +12,15 @@ import (
 )
 
 // WriteTable writes job as an aligned human-readable table: a header block
-// describing the run, one row per phase iteration, a summary across
-// iterations for phases run more than once, and the job's warnings. An
-// incomplete job starts with a line no reader can miss.
+// describing the run, one compact row per phase iteration, a summary
+// across iterations for phases run more than once, and the job's
+// warnings. An incomplete job starts with a line no reader can miss.
 func WriteTable(w io.Writer, job *result.Job) error {
+	return WriteTableWith(w, job, Details{})
+}
+
+// WriteTableWith is WriteTable with the detail blocks d asks for.
+func WriteTableWith(w io.Writer, job *result.Job, d Details) error {
 	if job == nil {
 		return errors.New("no job to report")
 	}
@@ -28,7 +33,16 @@ func WriteTable(w io.Writer, job *result.Job) error {
 		fmt.Fprintf(ew, "INCOMPLETE RUN: %s — figures below are not a measurement of the whole job\n\n", Clean(reason))
 	}
 	writeHeader(ew, job)
-	writePhases(ew, job.Phases)
+	writeCompact(ew, job.Phases)
+	if d.Phases {
+		writePhases(ew, job.Phases)
+	}
+	if d.Nodes {
+		writeNodes(ew, job.Phases)
+	}
+	if d.Threads {
+		writeThreads(ew, job.Phases)
+	}
 	writeSummary(ew, job.Phases)
 	writeWarnings(ew, job.Warnings)
 	return ew.Err

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"ioswarm/units"
 )
 
 // Pair is one phase at one thread count in two studies. A or B is nil
@@ -82,31 +84,58 @@ func FormatChange(a, b float64) string {
 	return fmt.Sprintf("%+.1f%%", c)
 }
 
-// WriteCompare prints the matched points of a and b with the change from
-// a to b of bandwidth, first-done bandwidth and, for random phases, IOPS
-// (the IOPS columns only when a random phase is compared); points only
-// one study has are listed after the table.
+// ErrNothingInCommon is returned by WriteCompare when the two studies
+// share no point: an empty table would read as "no difference".
+var ErrNothingInCommon = errors.New("no point in common")
+
+// WriteCompare prints the matched points of a and b: the figure to quote
+// (bandwidth, and IOPS for random phases) side by side with the change
+// from a to b, the change of first-done and of the sum of thread rates,
+// and whether the difference exceeds the spread of both sides' iterations.
+// Above the table it says when either side is a single run (no spread to
+// judge by) and how the two configurations differ; points only one study
+// has are listed after it. Studies with no point in common are refused
+// (ErrNothingInCommon), before anything is printed.
 func WriteCompare(w io.Writer, a, b *Sweep) error {
 	if a == nil || b == nil {
 		return errors.New("compare needs two studies")
 	}
-	ew := &report.ErrWriter{W: w, What: "comparison"}
+	pairs := Match(a, b)
+	matched := 0
+	for _, p := range pairs {
+		if p.A != nil && p.B != nil {
+			matched++
+		}
+	}
 	names := Names(a, b)
+	if matched == 0 {
+		return fmt.Errorf("%w: %s has %s, %s has %s", ErrNothingInCommon,
+			report.Clean(names[0]), pointsText(a), report.Clean(names[1]), pointsText(b))
+	}
+	ew := &report.ErrWriter{W: w, What: "comparison"}
 	fmt.Fprintf(ew, "A  %s: %s\n", report.Clean(names[0]), a.Describe())
 	fmt.Fprintf(ew, "B  %s: %s\n", report.Clean(names[1]), b.Describe())
-	fmt.Fprintf(ew, "change is B relative to A (+24.0%% means B = 1.24 × A); GB/s are 10^9 B/s\n\n")
-	pairs := Match(a, b)
+	fmt.Fprintf(ew, "change is B relative to A (+24.0%% means B = 1.24 × A); GB/s are 10^9 B/s\n")
+	for _, d := range ConfigDiff(a, b) {
+		fmt.Fprintln(ew, "warning: the configurations differ: "+report.Clean(d))
+	}
+	if single := singleRuns(pairs, names); single != "" {
+		fmt.Fprintln(ew, "note: "+single)
+	}
+	fmt.Fprintln(ew)
 	width, head := columns(pairs)
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, strings.Join(head, "\t")+"\t\n")
 	early := false
 	for _, p := range pairs {
 		if p.A != nil && p.B != nil {
-			fmt.Fprint(tw, strings.Join(pairCells(p, width)[:len(head)], "\t")+"\t\n")
+			fmt.Fprint(tw, strings.Join(pairCells(p, width, len(head) > 8), "\t")+"\t\n")
 			early = early || !p.A.Complete || !p.B.Complete
 		}
 	}
 	tw.Flush()
+	fmt.Fprintln(ew, "spread: beyond = the ranges (min to max) of A's and B's iterations do not overlap;")
+	fmt.Fprintln(ew, "within = they do, the change may be noise; - = a side has one iteration")
 	if early {
 		fmt.Fprintln(ew, "* a run that ended early, in A or B: its figures are not a measurement of the whole point")
 	}
@@ -124,11 +153,89 @@ func columns(pairs []Pair) (int, []string) {
 		width = max(width, len(report.Clean(p.Phase)))
 		random = random || (IsRandom(p.Phase) && p.A != nil && p.B != nil)
 	}
-	head := []string{pad("phase", width), "threads", "A GB/s", "B GB/s", "change", "A first-done", "B first-done", "change"}
+	head := []string{pad("phase", width), "threads", "A GB/s", "B GB/s", "change", "first-done", "sum of rates"}
 	if random {
 		head = append(head, "A IOPS", "B IOPS", "change")
 	}
-	return width, head
+	return width, append(head, "spread")
+}
+
+// spread says whether the headline figure's difference exceeds the spread
+// of both sides: their min-max ranges over the iterations do not overlap.
+func spread(a, b *Figure) string {
+	if a.Iterations < 2 || b.Iterations < 2 {
+		return "-"
+	}
+	sa, sb := a.Spread(), b.Spread()
+	if sa.Max < sb.Min || sb.Max < sa.Min {
+		return "beyond"
+	}
+	return "within"
+}
+
+// singleRuns says which sides have points of one iteration, or "".
+func singleRuns(pairs []Pair, names []string) string {
+	var one []string
+	for i, side := range []func(Pair) *Figure{func(p Pair) *Figure { return p.A }, func(p Pair) *Figure { return p.B }} {
+		for _, p := range pairs {
+			if f := side(p); f != nil && p.A != nil && p.B != nil && f.Iterations < 2 {
+				one = append(one, []string{"A", "B"}[i]+" ("+report.Clean(names[i])+")")
+				break
+			}
+		}
+	}
+	if len(one) == 0 {
+		return ""
+	}
+	return strings.Join(one, " and ") + " ran one iteration per point: with no spread to judge by,\n" +
+		"  a change within the run-to-run noise of shared storage (often ±10%) cannot be told\n" +
+		"  from a real one; run both with --iterations 3 or more"
+}
+
+// ConfigDiff names what differs between the two studies' configurations
+// beyond the thread counts: sizes, record sizes, O_DIRECT, fsync, the
+// number of nodes.
+func ConfigDiff(a, b *Sweep) []string {
+	var out []string
+	diff := func(what, x, y string) {
+		if x != y {
+			out = append(out, fmt.Sprintf("%s: A %s, B %s", what, x, y))
+		}
+	}
+	sa, sb := a.Setup, b.Setup
+	diff("size", a.SizeText(), b.SizeText())
+	diff("records", units.FormatSize(sa.BlockSize), units.FormatSize(sb.BlockSize))
+	if hasRandom(a) && hasRandom(b) {
+		diff("random ops", units.FormatSize(sa.RandBlockSize), units.FormatSize(sb.RandBlockSize))
+	}
+	diff("O_DIRECT", onOff(sa.Direct), onOff(sb.Direct))
+	diff("fsync", onOff(sa.Fsync), onOff(sb.Fsync))
+	diff("nodes", strconv.Itoa(a.Hosts()), strconv.Itoa(b.Hosts()))
+	return out
+}
+
+func hasRandom(s *Sweep) bool { return slices.ContainsFunc(s.Phases(), IsRandom) }
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// pointsText lists a study's thread counts and phases for a message.
+func pointsText(s *Sweep) string {
+	var threads []int
+	for _, f := range s.Figures() {
+		if !slices.Contains(threads, f.Threads) {
+			threads = append(threads, f.Threads)
+		}
+	}
+	if len(threads) == 0 {
+		return "no point"
+	}
+	slices.Sort(threads)
+	return fmt.Sprintf("threads %s of %s", FormatThreads(threads), strings.Join(s.Phases(), ","))
 }
 
 // unmatched lists, per side and thread count, the phases only one study
@@ -167,20 +274,28 @@ func unmatched(pairs []Pair) []string {
 }
 
 // pairCells are one row; the phase is padded to width so that it reads
-// left-aligned in a table whose numbers align right.
-func pairCells(p Pair, width int) []string {
+// left-aligned in a table whose numbers align right. random says whether
+// the table has IOPS columns.
+func pairCells(p Pair, width int, random bool) []string {
 	a, b := p.A, p.B
 	threads := strconv.Itoa(p.Threads)
 	if !a.Complete || !b.Complete {
 		threads += "*"
 	}
+	fd := FormatChange(a.FirstDone, b.FirstDone)
+	if a.FirstDoneWithheld || b.FirstDoneWithheld {
+		fd = "n/a"
+	}
 	cells := []string{pad(report.Clean(p.Phase), width), threads,
 		gbs(a.Bandwidth), gbs(b.Bandwidth), FormatChange(a.Bandwidth, b.Bandwidth),
-		gbs(a.FirstDone), gbs(b.FirstDone), FormatChange(a.FirstDone, b.FirstDone)}
-	if !IsRandom(p.Phase) {
-		return append(cells, "-", "-", "-")
+		fd, FormatChange(a.SumOfRates, b.SumOfRates)}
+	switch {
+	case random && IsRandom(p.Phase):
+		cells = append(cells, fmt.Sprintf("%.0f", a.IOPS), fmt.Sprintf("%.0f", b.IOPS), FormatChange(a.IOPS, b.IOPS))
+	case random:
+		cells = append(cells, "-", "-", "-")
 	}
-	return append(cells, fmt.Sprintf("%.0f", a.IOPS), fmt.Sprintf("%.0f", b.IOPS), FormatChange(a.IOPS, b.IOPS))
+	return append(cells, spread(a, b))
 }
 
 // Names are the names of studies side by side: their labels, else their

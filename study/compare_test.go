@@ -1,6 +1,7 @@
 package study
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"regexp"
@@ -114,5 +115,77 @@ func TestCompareSequentialAndIncomplete(t *testing.T) {
 	}
 	if regexp.MustCompile(`(?m)^\s*write\s+1\*`).MatchString(out) {
 		t.Errorf("complete point marked:\n%s", out)
+	}
+}
+
+// withIterations gives every phase of s's points n iterations whose
+// bandwidths spread by ±frac around the point's.
+func withIterations(s *Sweep, n int, frac float64) *Sweep {
+	for _, job := range s.Points {
+		var phases []result.Phase
+		for _, p := range job.Phases {
+			for i := 0; i < n; i++ {
+				q := p
+				q.Iteration = i + 1
+				q.Bandwidth = p.Bandwidth * (1 - frac + 2*frac*float64(i)/float64(n-1))
+				phases = append(phases, q)
+			}
+		}
+		job.Phases = phases
+	}
+	s.Setup.Iterations = n
+	return s
+}
+
+func compareText(t *testing.T, a, b *Sweep) string {
+	t.Helper()
+	var buf strings.Builder
+	if err := WriteCompare(&buf, a, b); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestCompareRules(t *testing.T) {
+	// Nothing in common: refused, nothing printed.
+	var buf strings.Builder
+	err := WriteCompare(&buf, sweepOf("a", map[int][]string{1: {"write"}}), sweepOf("b", map[int][]string{2: {"read"}}))
+	if !errors.Is(err, ErrNothingInCommon) || buf.Len() != 0 || !strings.Contains(err.Error(), "threads 1 of write") {
+		t.Errorf("no common point: %v, printed %q", err, buf.String())
+	}
+	// Single runs: said so, and the spread column is "-".
+	one := compareText(t, sweepOf("a", map[int][]string{1: {"write"}}), sweepOf("b", map[int][]string{1: {"write"}}))
+	if !strings.Contains(one, "ran one iteration per point") || !regexp.MustCompile(`(?m)^\s*write\s+1 .* -$`).MatchString(one) {
+		t.Errorf("single runs:\n%s", one)
+	}
+	// Three iterations, ±5%: 1 vs 1.24 GB/s is beyond the spread, 1 vs 1.02 within.
+	a := withIterations(sweepOf("a", map[int][]string{1: {"write"}}), 3, 0.05)
+	far := withIterations(sweepOf("b", map[int][]string{1: {"write"}}), 3, 0.05)
+	far.Points[0].Phases[0].Bandwidth *= 1.24
+	far.Points[0].Phases[1].Bandwidth *= 1.24
+	far.Points[0].Phases[2].Bandwidth *= 1.24
+	if out := compareText(t, a, far); !strings.Contains(out, "beyond") || strings.Contains(out, "ran one iteration") {
+		t.Errorf("24%% apart with ±5%% spread:\n%s", out)
+	}
+	near := withIterations(sweepOf("b", map[int][]string{1: {"write"}}), 3, 0.05)
+	for i := range near.Points[0].Phases {
+		near.Points[0].Phases[i].Bandwidth *= 1.02
+	}
+	if out := compareText(t, a, near); !regexp.MustCompile(`(?m)within$`).MatchString(out) {
+		t.Errorf("2%% apart with ±5%% spread:\n%s", out)
+	}
+	// Different configurations are named.
+	x, y := sweepOf("a", map[int][]string{1: {"write"}}), sweepOf("b", map[int][]string{1: {"write"}})
+	x.Setup = Setup{Sizing: SizingTotal, Total: 1 << 30, BlockSize: 16 << 20, Fsync: true}
+	y.Setup = Setup{Sizing: SizingTotal, Total: 2 << 30, BlockSize: 16 << 20, Fsync: true, Direct: true}
+	out := compareText(t, x, y)
+	for _, want := range []string{"warning: the configurations differ: size: A aggregate 1GiB fixed, B aggregate 2GiB fixed",
+		"O_DIRECT: A off, B on"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config difference %q not named:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "records:") || strings.Contains(out, "fsync:") {
+		t.Errorf("a setting both share was named:\n%s", out)
 	}
 }

@@ -67,8 +67,9 @@ func TestCompareExactChanges(t *testing.T) {
 		row, change string
 		n           int
 	}{
-		{"write@1", "+24.0%", 2}, {"read@1", "+24.0%", 2}, {"randread@1", "+24.0%", 3},
-		{"write@2", "+0.0%", 2}, {"randread@4", "-20.0%", 3},
+		// bandwidth, first-done, sum of rates, and for random phases IOPS.
+		{"write@1", "+24.0%", 3}, {"read@1", "+24.0%", 3}, {"randread@1", "+24.0%", 4},
+		{"write@2", "+0.0%", 3}, {"randread@4", "-20.0%", 4},
 	}
 	for _, c := range cases {
 		line, ok := rows[c.row]

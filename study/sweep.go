@@ -92,8 +92,23 @@ type Figure struct {
 	Iterations int
 	Bandwidth  float64 // bytes/s
 	FirstDone  float64 // bytes/s
+	SumOfRates float64 // bytes/s
 	IOPS       float64 // operations/s
 	Complete   bool    // false when the point's run ended early
+	// FirstDoneWithheld: the phase reports no first-done figure (buffered
+	// writes with fsync, see figures.FirstDoneNote).
+	FirstDoneWithheld bool
+	// The spread over the iterations (0 for one iteration).
+	BandwidthStat, IOPSStat figures.Stat
+}
+
+// Spread is the figure a comparison and a chart rank points by: IOPS
+// for random phases, bandwidth otherwise.
+func (f Figure) Spread() figures.Stat {
+	if IsRandom(f.Phase) {
+		return f.IOPSStat
+	}
+	return f.BandwidthStat
 }
 
 // IsRandom reports whether a phase is counted in operations as well as
@@ -105,11 +120,17 @@ func IsRandom(phase string) bool { return strings.HasPrefix(phase, "rand") }
 func FiguresOf(job *result.Job) []Figure {
 	var out []Figure
 	for _, s := range figures.Summarize(job.Phases) {
-		out = append(out, Figure{
+		f := Figure{
 			Phase: s.Name, Threads: job.Config.Threads, Iterations: s.Iterations,
-			Bandwidth: s.Bandwidth.Mean, FirstDone: s.FirstDoneBandwidth.Mean, IOPS: s.IOPS.Mean,
-			Complete: job.Complete,
-		})
+			Bandwidth: s.Bandwidth.Mean, FirstDone: s.FirstDoneBandwidth.Mean, SumOfRates: s.SumOfRates.Mean,
+			IOPS: s.IOPS.Mean, Complete: job.Complete, BandwidthStat: s.Bandwidth, IOPSStat: s.IOPS,
+		}
+		for _, p := range job.Phases {
+			if p.Name == s.Name && p.FirstDoneNote != "" {
+				f.FirstDoneWithheld = true
+			}
+		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"ioswarm/report"
 	"ioswarm/result"
@@ -17,8 +18,10 @@ import (
 const cellWidth = 11
 
 // Table prints a sweep as it runs: a title, a two-line column header,
-// then one row per point. Each phase has columns for bandwidth and
-// first-done bandwidth in GB/s, and random phases IOPS as well.
+// then one row per point. Each phase has columns for bandwidth (the
+// figure to quote; with iterations, mean ± sample stddev), first-done
+// bandwidth and the sum of thread rates in GB/s, and random phases IOPS
+// as well.
 type Table struct {
 	w      io.Writer
 	phases []string
@@ -35,12 +38,13 @@ func NewTable(w io.Writer, s *Sweep) *Table {
 	}
 	t.printf("%s: threads %s; phases %s\n%s; dir %s\n", title, FormatThreads(s.Threads),
 		strings.Join(s.Setup.Phases, ","), s.Describe(), report.Clean(s.Setup.Dir))
-	t.printf("bandwidth and first-done in GB/s (10^9 B/s)%s\n\n", iterationText(s.Setup.Iterations))
+	t.printf("GB/s (10^9 B/s): bandwidth, the figure to quote (IOPS for random phases), first-done\n")
+	t.printf("and sum of thread rates (IOzone -x's \"Children see\")%s\n\n", iterationText(s.Setup.Iterations))
 	var groups, names strings.Builder
 	groups.WriteString(pad("", 7))
 	names.WriteString(pad("threads", 7))
 	for _, p := range t.phases {
-		cols := []string{"GB/s", "first-done"}
+		cols := []string{"GB/s", "first-done", "sum"}
 		if IsRandom(p) {
 			cols = append(cols, "IOPS")
 		}
@@ -84,17 +88,29 @@ func (t *Table) Row(job *result.Job) {
 // cells are one phase's columns of a row; a phase the point lacks (it
 // stopped before it) shows dashes.
 func cells(phase string, f Figure, ok bool) []string {
-	out := []string{"-", "-"}
+	out := []string{"-", "-", "-"}
 	if ok {
-		out = []string{gbs(f.Bandwidth), gbs(f.FirstDone)}
+		out = []string{withSpread(gbs(f.Bandwidth), gbs(f.BandwidthStat.Stddev), f.Iterations),
+			gbs(f.FirstDone), gbs(f.SumOfRates)}
+		if f.FirstDoneWithheld {
+			out[1] = "n/a"
+		}
 	}
 	if IsRandom(phase) {
 		out = append(out, "-")
 		if ok {
-			out[2] = fmt.Sprintf("%.0f", f.IOPS)
+			out[3] = withSpread(fmt.Sprintf("%.0f", f.IOPS), fmt.Sprintf("%.0f", f.IOPSStat.Stddev), f.Iterations)
 		}
 	}
 	return out
+}
+
+// withSpread adds "±stddev" to a mean over two iterations or more.
+func withSpread(mean, sd string, iterations int) string {
+	if iterations < 2 {
+		return mean
+	}
+	return mean + "±" + sd
 }
 
 // gbs prints a rate in decimal GB/s, as the seeds quote it.
@@ -132,21 +148,22 @@ func iterationText(n int) string {
 	if n <= 1 {
 		return ""
 	}
-	return fmt.Sprintf(", each the mean over %d iterations", n)
+	return fmt.Sprintf(";\neach the mean over %d iterations, ±: sample standard deviation", n)
 }
 
+// pad and lpad count characters, not bytes: "±" is one column.
 func pad(s string, n int) string {
-	if len(s) >= n {
-		return s
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
 	}
-	return s + strings.Repeat(" ", n-len(s))
+	return s
 }
 
 func lpad(s string, n int) string {
-	if len(s) >= n {
-		return s
+	if k := utf8.RuneCountInString(s); k < n {
+		return strings.Repeat(" ", n-k) + s
 	}
-	return strings.Repeat(" ", n-len(s)) + s
+	return s
 }
 
 func orText(s, alt string) string {
