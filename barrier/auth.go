@@ -4,14 +4,25 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 )
 
 const (
 	nonceLen = 32
+	// macLen is the length of a handshake MAC: full HMAC-SHA256.
+	macLen = sha256.Size
 	// MinSecret is the shortest job secret accepted, in bytes.
 	MinSecret = 16
+)
+
+// Domain labels keep every MAC made from the secret apart from every
+// other: no value one side sends can be reflected or replayed as another.
+const (
+	labelHello     = "ioswarm/2 hello"
+	labelCoord     = "ioswarm/2 coordinator proof"
+	labelRank      = "ioswarm/2 rank proof"
+	labelKeyToRank = "ioswarm/2 frames coordinator to rank"
+	labelKeyToCoor = "ioswarm/2 frames rank to coordinator"
 )
 
 // newNonce returns fresh random bytes. Each side contributes one per
@@ -24,42 +35,42 @@ func newNonce() ([]byte, error) {
 	return b, nil
 }
 
-// coordProof is the coordinator's answer to the rank's nonce:
-// HMAC-SHA256(secret, "coord" | rank nonce | job ID). It lets the rank
-// refuse to serve something that merely listens on the right port.
-func coordProof(secret, rankNonce []byte, jobID string) []byte {
+// mac is HMAC-SHA256(secret, label | parts...). Every part but the last
+// has a fixed length or is itself a MAC, so the concatenation is
+// unambiguous.
+func mac(secret []byte, label string, parts ...[]byte) []byte {
 	m := hmac.New(sha256.New, secret)
-	m.Write([]byte("coord"))
-	m.Write(rankNonce)
-	m.Write([]byte(jobID))
+	m.Write([]byte(label))
+	for _, p := range parts {
+		m.Write(p)
+	}
 	return m.Sum(nil)
 }
 
-// rankProof is the rank's answer to the coordinator's nonce:
-// HMAC-SHA256(secret, "rank" | coordinator nonce | job ID | rank), the rank
-// as 8 big-endian bytes. The labels keep one side's proof from being
-// reflected back as the other's; the rank binds the proof to one slot.
-func rankProof(secret, coordNonce []byte, jobID string, rank int) []byte {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte("rank"))
-	m.Write(coordNonce)
-	m.Write([]byte(jobID))
-	var r [8]byte
-	binary.BigEndian.PutUint64(r[:], uint64(rank))
-	m.Write(r[:])
-	return m.Sum(nil)
+// helloMAC authenticates a Hello's fields (which hold the rank's nonce)
+// and its protocol version: HMAC(secret, labelHello | version | fields).
+func helloMAC(secret, version, fields []byte) []byte {
+	return mac(secret, labelHello, version, fields)
 }
 
-// shortHash is the first 12 hex digits of a hash: enough to tell two
-// builds apart in a message a person reads.
-func shortHash(h string) string {
-	if len(h) > 12 {
-		return h[:12]
-	}
-	if h == "" {
-		return "(none)"
-	}
-	return h
+// coordProof is the coordinator's answer to a Hello: it binds the whole
+// Hello (through its MAC) and the coordinator's fresh nonce, so the rank
+// knows it talks to a holder of the secret in this very exchange.
+func coordProof(secret, helloTag, coordNonce []byte) []byte {
+	return mac(secret, labelCoord, helloTag, coordNonce)
+}
+
+// rankProof is the rank's answer to the challenge: the same transcript
+// under another label, proving the rank is live (not a replayed Hello).
+func rankProof(secret, helloTag, coordNonce []byte) []byte {
+	return mac(secret, labelRank, helloTag, coordNonce)
+}
+
+// sessionKeys derives the two frame keys of one connection from the
+// secret and the transcript (both nonces through the Hello's MAC and the
+// coordinator's nonce): fresh for every connection, one per direction.
+func sessionKeys(secret, helloTag, coordNonce []byte) (toRank, toCoord []byte) {
+	return mac(secret, labelKeyToRank, helloTag, coordNonce), mac(secret, labelKeyToCoor, helloTag, coordNonce)
 }
 
 func checkSecret(secret []byte) error {

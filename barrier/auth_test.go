@@ -10,7 +10,8 @@ import (
 )
 
 // TestRejections plays ranks that must not join, each while the real ranks
-// of the job join around it, and checks the words each side gets.
+// of the job join around it, and checks the words each side gets. No
+// refusal tells the peer the coordinator's job ID or build hash.
 func TestRejections(t *testing.T) {
 	const otherHash = "deadbeefcafe0123456789abcdef0123456789abcdef0123456789abcdef0123"
 	cases := []struct {
@@ -18,21 +19,24 @@ func TestRejections(t *testing.T) {
 		hello   Hello
 		secret  []byte
 		version int
-		reject  bool     // the rank gets *RejectError
-		want    []string // in the rank's error
+		want    []string // in the rank's error, a *RejectError
 		log     string   // in the coordinator's log
 	}{
 		{name: "wrong secret", hello: testHello(1), secret: []byte("not-the-job-secret!!"),
-			want: []string{"coordinator failed to prove the job secret"}, log: "another job secret"},
-		{name: "binary hash", hello: Hello{JobID: testJob, Rank: 1, Host: "x", BinaryHash: otherHash}, reject: true,
-			want: []string{"deadbeefcafe", testHash[:12]}, log: "deadbeefcafe"},
-		{name: "protocol version", hello: testHello(1), version: 2, reject: true,
-			want: []string{"protocol version 2, coordinator speaks 1"}, log: "protocol version 2"},
-		{name: "job ID", hello: Hello{JobID: "job-other", Rank: 1, Host: "x", BinaryHash: testHash}, reject: true,
-			want: []string{`job "job-other"`, `"` + testJob + `"`}, log: "job-other"},
-		{name: "out of range", hello: testHello(3), reject: true,
-			want: []string{"rank 3 out of range 0..2"}, log: "out of range"},
-		{name: "negative rank", hello: testHello(-1), reject: true,
+			want: []string{"not admitted: the hello does not prove this job's secret"},
+			log:  "refused a connection from 127.0.0.1: no proof of the job secret"},
+		{name: "binary hash", hello: Hello{JobID: testJob, Rank: 1, Host: "x", BinaryHash: otherHash},
+			want: []string{"this rank's binary (sha256 deadbeefcafe) is not the coordinator's build"},
+			log:  "its running binary has sha256 deadbeefcafe, not the coordinator's " + testHash[:12]},
+		{name: "protocol version", hello: testHello(1), version: 3,
+			want: []string{"protocol version 3, coordinator speaks 2"},
+			log:  "refused a connection from 127.0.0.1: another protocol version"},
+		{name: "job ID", hello: Hello{JobID: "job-other", Rank: 1, Host: "x", BinaryHash: testHash},
+			want: []string{"the job ID differs from this coordinator's"},
+			log:  `hello for job "job-other", this coordinator runs job "` + testJob + `"`},
+		{name: "out of range", hello: testHello(3),
+			want: []string{"rank 3 out of range 0..2"}, log: `refused host "node03" rank 3 from 127.0.0.1:`},
+		{name: "negative rank", hello: testHello(-1),
 			want: []string{"rank -1 out of range"}, log: "out of range"},
 	}
 	for _, tc := range cases {
@@ -56,15 +60,17 @@ func TestRejections(t *testing.T) {
 			}
 			t.Logf("rank error: %v", err)
 			var rej *RejectError
-			if errors.As(err, &rej) != tc.reject {
-				t.Errorf("RejectError: got %v, want %v (%v)", !tc.reject, tc.reject, err)
+			if !errors.As(err, &rej) {
+				t.Errorf("not a RejectError: %v", err)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not contain %q", err, w)
 				}
 			}
-			log.waitFor(t, "rejected connection from 127.0.0.1:", 1)
+			if rej != nil && (strings.Contains(rej.Msg, testJob) || strings.Contains(rej.Msg, testHash[:8])) {
+				t.Errorf("the refusal %q gives away the job ID or the build hash", rej.Msg)
+			}
 			log.waitFor(t, tc.log, 1)
 			t.Logf("coordinator log:\n%s", log)
 
@@ -75,6 +81,28 @@ func TestRejections(t *testing.T) {
 			callEcho(t, c, 0)
 		})
 	}
+}
+
+// TestVersionOneHello answers a Hello of the first protocol version (a
+// JSON object) with both versions, and nothing else.
+func TestVersionOneHello(t *testing.T) {
+	guard(t, 30*time.Second)
+	log := &logSink{}
+	c := startCoordinator(t, testConfig(1, log))
+	tr := newTransport(dialRaw(t, c.Addr().String()))
+	_ = tr.conn.SetDeadline(time.Now().Add(wait))
+	nonce, _ := newNonce()
+	old := map[string]any{"magic": magic, "version": 1, "job_id": testJob, "rank": 0, "host": "old",
+		"binary_hash": testHash, "nonce": nonce}
+	if err := tr.writeJSON(msgHello, old); err != nil {
+		t.Fatal(err)
+	}
+	_, err := expect(tr, msgChallenge)
+	var rej *RejectError
+	if !errors.As(err, &rej) || rej.Msg != "protocol version 1, coordinator speaks 2" {
+		t.Fatalf("got %v", err)
+	}
+	log.waitFor(t, "another protocol version", 1)
 }
 
 func TestDuplicateRank(t *testing.T) {
@@ -100,39 +128,40 @@ func TestDuplicateRank(t *testing.T) {
 	callEcho(t, c, 0)
 }
 
-// TestBadProof plays a client that knows the job ID but not the secret and
-// answers the challenge with garbage: dropped, logged as a bad secret.
-func TestBadProof(t *testing.T) {
+// TestForgedHello plays a client that knows everything a node's process
+// list shows (job ID, rank) and the build hash, but not the secret: its
+// Hello is refused before it gets a challenge, with words that name
+// nothing of the job, and it is counted rather than logged.
+func TestForgedHello(t *testing.T) {
 	guard(t, 30*time.Second)
 	log := &logSink{}
 	c := startCoordinator(t, testConfig(2, log))
 	addr := c.Addr().String()
 
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(wait))
-	tr := newTransport(conn)
+	tr := newTransport(dialRaw(t, addr))
+	_ = tr.conn.SetDeadline(time.Now().Add(wait))
 	nonce, _ := newNonce()
 	h := testHello(0)
-	err = tr.writeJSON(msgHello, helloMsg{Magic: magic, Version: ProtocolVersion, JobID: h.JobID,
-		Rank: 0, Host: h.Host, BinaryHash: h.BinaryHash, Nonce: nonce})
+	body, err := encodeHello([]byte("a guess at the secret!!"), ProtocolVersion,
+		helloMsg{JobID: h.JobID, Rank: 0, Host: h.Host, BinaryHash: h.BinaryHash, Nonce: nonce})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ch challengeMsg
-	if err := expect(tr, msgChallenge, &ch); err != nil {
+	if err := tr.write(msgHello, body); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.write(msgProof, make([]byte, 32)); err != nil {
-		t.Fatal(err)
+	_, err = expect(tr, msgChallenge)
+	var rej *RejectError
+	if !errors.As(err, &rej) || strings.Contains(rej.Msg, testJob) || strings.Contains(rej.Msg, testHash[:8]) {
+		t.Fatalf("got %v", err)
 	}
 	if _, _, err := tr.read(); err == nil {
-		t.Fatal("coordinator answered a bad proof")
+		t.Fatal("the coordinator kept talking after refusing")
 	}
-	log.waitFor(t, "rejected connection from "+conn.LocalAddr().String()+": bad secret", 1)
+	log.waitFor(t, "refused a connection from 127.0.0.1: no proof of the job secret", 1)
+	if got := c.Rejected()["127.0.0.1"]; got != 1 {
+		t.Errorf("Rejected counts %d from 127.0.0.1, want 1", got)
+	}
 
 	// The slot the impostor named is still free for the real rank 0.
 	startRanks(t, addr, 2, fastOptions(), echo)
@@ -141,17 +170,57 @@ func TestBadProof(t *testing.T) {
 }
 
 // TestImpostorCoordinator checks a rank refuses a listener that does not
-// know the secret, before giving away a proof of its own.
+// know the secret (it answers the Hello with a challenge whose proof is
+// wrong) before giving away a proof of its own.
 func TestImpostorCoordinator(t *testing.T) {
+	guard(t, 30*time.Second)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	sentProof := make(chan bool, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		tr := newTransport(conn)
+		_ = conn.SetDeadline(time.Now().Add(wait))
+		if _, _, err := tr.read(); err != nil {
+			return
+		}
+		_ = tr.write(msgChallenge, make([]byte, nonceLen+macLen))
+		_, _, err = tr.read()
+		sentProof <- err == nil
+	}()
+	_, err = Dial(context.Background(), ln.Addr().String(), testHello(0), testSecret(), fastOptions())
+	if err == nil || !strings.Contains(err.Error(), "coordinator failed to prove the job secret") {
+		t.Fatalf("got %v", err)
+	}
+	if !strings.Contains(err.Error(), "rank 0: join coordinator at "+ln.Addr().String()) {
+		t.Fatalf("error %q lacks rank and address", err)
+	}
+	if <-sentProof {
+		t.Fatal("the rank sent its proof to an impostor")
+	}
+}
+
+// TestOtherJobsCoordinator: a coordinator of another job (another secret)
+// refuses the rank, and the rank does not retry.
+func TestOtherJobsCoordinator(t *testing.T) {
 	guard(t, 30*time.Second)
 	cfg := testConfig(1, &logSink{})
 	cfg.Secret = []byte("some-other-jobs-secret")
 	c := startCoordinator(t, cfg)
+	begin := time.Now()
 	_, err := Dial(context.Background(), c.Addr().String(), testHello(0), testSecret(), fastOptions())
-	if err == nil || !strings.Contains(err.Error(), "coordinator failed to prove the job secret") {
-		t.Fatalf("got %v", err)
+	var rej *RejectError
+	if !errors.As(err, &rej) || time.Since(begin) > time.Second {
+		t.Fatalf("got %v after %v", err, time.Since(begin))
 	}
-	if !strings.Contains(err.Error(), "rank 0: join coordinator at "+c.Addr().String()) {
-		t.Fatalf("error %q lacks rank and address", err)
+	if got := c.Rejected()["127.0.0.1"]; got != 1 {
+		t.Errorf("Rejected counts %d, want 1", got)
 	}
 }

@@ -35,8 +35,10 @@ func (c *Coordinator) Cut() []int {
 func (c *Coordinator) shutdown(reason string) {
 	c.mu.Lock()
 	c.closing = true
-	pending := c.handshake
-	c.handshake = make(map[net.Conn]time.Time)
+	pending := c.pending
+	authing := c.authing
+	c.pending, c.bySource = make(map[net.Conn]pendingConn), make(map[string]int)
+	c.authing = make(map[int]net.Conn)
 	var all, live []*session
 	for _, s := range c.members {
 		if s == nil {
@@ -51,9 +53,12 @@ func (c *Coordinator) shutdown(reason string) {
 
 	c.stop() // heartbeats and probes end; the context watcher returns
 	_ = c.ln.Close()
-	for conn := range pending {
+	for conn, p := range pending {
 		_ = conn.Close()
-		c.cfg.Logf("rejected connection from %s: coordinator closing", conn.RemoteAddr())
+		c.strangers.refused(p.src, whyClosing)
+	}
+	for _, conn := range authing {
+		_ = conn.Close()
 	}
 	c.sayClose(live, all, reason)
 	c.wg.Wait()

@@ -21,7 +21,8 @@ type Config struct {
 	Heartbeat        time.Duration                    // interval of heartbeats both ways; default 500ms
 	Timeout          time.Duration                    // silence longer than this from a joined rank fails the job; default 5s
 	HandshakeTimeout time.Duration                    // default 5s
-	Logf             func(format string, args ...any) // rejected connections; nil = discard; called from many goroutines
+	SummaryEvery     time.Duration                    // interval of the per-source lines about refused strangers; default 5s
+	Logf             func(format string, args ...any) // refused connections; nil = discard; called from many goroutines
 	Debugf           func(format string, args ...any) // joins and failures, for --verbose; nil = discard
 	Now              func() int64                     // nil = clock.Now
 }
@@ -30,6 +31,7 @@ func (cfg Config) normalise() (Config, error) {
 	cfg.Heartbeat = durationOr(cfg.Heartbeat, defaultHeartbeat)
 	cfg.Timeout = durationOr(cfg.Timeout, defaultTimeout)
 	cfg.HandshakeTimeout = durationOr(cfg.HandshakeTimeout, defaultHandshake)
+	cfg.SummaryEvery = durationOr(cfg.SummaryEvery, defaultSummary)
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
@@ -76,7 +78,8 @@ type Note struct {
 }
 
 // Coordinator listens for ranks, admits those that prove the job secret,
-// and runs barriers across them. Its methods are safe for concurrent use.
+// and runs barriers across them. Connections that do not prove it are
+// refused, counted by source (Rejected) and summarised in the log. Its methods are safe for concurrent use.
 type Coordinator struct {
 	cfg  Config
 	ln   net.Listener
@@ -84,9 +87,13 @@ type Coordinator struct {
 	stop context.CancelFunc
 
 	mu        sync.Mutex
-	members   []*session             // by rank; nil until the rank authenticates
-	joined    int                    // members whose clock probe is done
-	handshake map[net.Conn]time.Time // connections in handshake, by accept time
+	members   []*session                // by rank; nil until the rank authenticates
+	joined    int                       // members whose clock probe is done
+	pending   map[net.Conn]pendingConn  // accepted, secret not yet proved (admit.go)
+	bySource  map[string]int            // pending connections by source address
+	authing   map[int]net.Conn          // by rank: Hello proved, handshake under way
+	seen      map[[macLen]byte]struct{} // MACs of accepted Hellos, against replay
+	strangers *strangers
 	calls     map[uint64]*pendingCall
 	lastCall  uint64
 	err       error
@@ -118,15 +125,23 @@ func Listen(ctx context.Context, addr string, cfg Config) (*Coordinator, error) 
 	c := &Coordinator{
 		cfg: cfg, ln: ln, life: life, stop: stop,
 		members:     make([]*session, cfg.Ranks),
-		handshake:   make(map[net.Conn]time.Time),
+		pending:     make(map[net.Conn]pendingConn),
+		bySource:    make(map[string]int),
+		authing:     make(map[int]net.Conn),
+		seen:        make(map[[macLen]byte]struct{}),
+		strangers:   newStrangers(cfg.Logf, cfg.SummaryEvery),
 		calls:       make(map[uint64]*pendingCall),
 		allJoined:   make(chan struct{}),
 		failed:      make(chan struct{}),
 		notes:       make(chan Note, 1024),
 		watcherDone: make(chan struct{}),
 	}
-	c.wg.Add(1)
+	c.wg.Add(2)
 	go c.acceptLoop()
+	go func() {
+		defer c.wg.Done()
+		c.strangers.run(c.life.Done())
+	}()
 	go c.watch(ctx)
 	return c, nil
 }

@@ -3,8 +3,13 @@
 //
 // It does the connection work and nothing about benchmarks: the framing, the
 // handshake that checks protocol version, job and binary hash, the mutual
-// HMAC proof of the job secret, the clock-offset probe, heartbeats both ways,
-// and failure detection that names the host and rank at fault. On top of
+// HMAC proof of the job secret (the rank's comes in its very first frame,
+// so strangers are dropped before they hold anything a rank needs; see
+// admit.go), a MAC on every frame after the handshake under keys of that
+// connection (seal.go), the clock-offset probe, heartbeats both ways, and
+// failure detection that names the host and rank at fault. Connections
+// that do not prove the secret are counted by source and summarised in a
+// few log lines, never logged one by one. On top of
 // that it moves opaque JSON bodies keyed by a kind string: the coordinator's
 // Call sends one request to every rank and returns when every rank has
 // replied, which is the barrier; ranks may also send unsolicited notes.

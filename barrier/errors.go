@@ -47,6 +47,9 @@ var ErrClosed = errors.New("barrier session closed")
 // describeReadErr turns a session read error into words: a deadline
 // expiring on a session read means the peer was silent past the timeout.
 func describeReadErr(err error, timeout time.Duration) string {
+	if errors.Is(err, errForged) {
+		return "protocol error: " + err.Error()
+	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return fmt.Sprintf("silent for more than %v (no heartbeat)", timeout)

@@ -1,10 +1,13 @@
 package barrier
 
 import (
+	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,8 +26,10 @@ func dialRaw(t *testing.T, addr string) net.Conn {
 
 // TestStrangersCannotStallJoin opens 100 idle connections at once, a
 // garbage writer and an oversized length prefix, then has the real ranks
-// join and run barriers. None of the strangers joins, all are logged, and
-// the real ranks need not wait for the strangers' handshake deadline.
+// join (from the same address as the strangers) and run barriers. None of
+// the strangers joins, all are counted, the log holds a few summary lines
+// rather than a line each, and the real ranks need not wait for the
+// strangers' handshake deadline.
 func TestStrangersCannotStallJoin(t *testing.T) {
 	guard(t, 60*time.Second)
 	log := &logSink{}
@@ -63,27 +68,152 @@ func TestStrangersCannotStallJoin(t *testing.T) {
 			t.Fatalf("slot %d holds %+v", r, info)
 		}
 	}
-
-	// 100 idle strangers never leave a slot by themselves: 36 of them
-	// must have been dropped to keep at most 64 in handshake.
-	log.waitFor(t, "connections already in handshake; dropped the oldest", len(idle)-maxHandshakes)
 	c.mu.Lock()
-	inHandshake := len(c.handshake)
+	pending := len(c.pending)
 	c.mu.Unlock()
-	if inHandshake > maxHandshakes {
-		t.Fatalf("%d connections in handshake, limit %d", inHandshake, maxHandshakes)
+	if pending > maxPerSource {
+		t.Fatalf("%d connections pending from one address, limit %d", pending, maxPerSource)
 	}
-	log.waitFor(t, "rejected connection from "+garbage.LocalAddr().String()+":", 1)
-	log.waitFor(t, "rejected connection from "+huge.LocalAddr().String()+
-		": read hello: frame of 4294967295 bytes exceeds the 4096-byte limit", 1)
 	for _, conn := range idle {
 		_ = conn.Close()
 	}
-	for _, conn := range idle {
-		log.waitFor(t, "rejected connection from "+conn.LocalAddr().String()+":", 1)
+	waitRejected(t, c, "127.0.0.1", len(idle)+2)
+	log.waitFor(t, "dropped: too many connections from its address in handshake", 1)
+	log.waitFor(t, "oversized first frame", 1)
+	log.waitFor(t, "sent no hello", 1)
+	if n := log.count("127.0.0.1"); n > 10 {
+		t.Errorf("%d log lines about 127.0.0.1 for %d refusals; want a few summaries:\n%s", n, len(idle)+2, log)
 	}
 	if c.Err() != nil {
 		t.Fatalf("strangers failed the job: %v", c.Err())
+	}
+}
+
+// waitRejected waits until Rejected counts n connections from src.
+func waitRejected(t *testing.T, c *Coordinator, src string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for c.Rejected()[src] < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("Rejected: %v, want %d from %s", c.Rejected(), n, src)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := c.Rejected()[src]; got != n {
+		t.Fatalf("Rejected counts %d from %s, want exactly %d", got, src, n)
+	}
+}
+
+// flood keeps connecting to addr from several goroutines until stop
+// closes: connections closed at once, connections held idle for a while,
+// and connections that send a frame that is no Hello. It returns the
+// number of connections made once stopped.
+func flood(addr string, stop <-chan struct{}) func() int {
+	var made atomic.Int64
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var held []net.Conn
+			defer func() {
+				for _, conn := range held {
+					_ = conn.Close()
+				}
+			}()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				conn, err := net.DialTimeout("tcp", addr, time.Second)
+				if err != nil {
+					continue
+				}
+				made.Add(1)
+				switch {
+				case g == 0:
+					held = append(held, conn) // idle, until the end or a cap
+					if len(held) > 64 {
+						_ = held[0].Close()
+						held = held[1:]
+					}
+				case g == 1:
+					_, _ = conn.Write([]byte{0, 0, 0, 2, msgProof, 0})
+					_ = conn.Close()
+				default:
+					_ = conn.Close() // connect/close churn
+				}
+			}
+		}()
+	}
+	return func() int {
+		wg.Wait()
+		return int(made.Load())
+	}
+}
+
+// TestFloodDuringJoin is the attack that used to fail jobs: a flood of
+// connections while the ranks join. Twenty joins of eight ranks, all from
+// the strangers' own address, must all succeed.
+func TestFloodDuringJoin(t *testing.T) {
+	guard(t, 120*time.Second)
+	rounds := 20
+	if testing.Short() {
+		rounds = 3
+	}
+	for round := range rounds {
+		log := &logSink{}
+		cfg := testConfig(8, log)
+		cfg.SummaryEvery = time.Second
+		c, err := Listen(context.Background(), "127.0.0.1:0", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := make(chan struct{})
+		made := flood(c.Addr().String(), stop)
+		time.Sleep(20 * time.Millisecond) // the flood is under way before the first rank dials
+		begin := time.Now()
+		ms := make([]*Member, 8)
+		errs := make([]error, 8)
+		var wg sync.WaitGroup
+		for r := range ms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				opt := fastOptions()
+				opt.JoinTimeout = 20 * time.Second
+				ms[r], errs[r] = Dial(context.Background(), c.Addr().String(), testHello(r), testSecret(), opt)
+			}()
+		}
+		wg.Wait()
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		_, joinErr := c.Join(ctx)
+		cancel()
+		took := time.Since(begin)
+		close(stop)
+		n := made()
+		for _, m := range ms {
+			if m != nil {
+				_ = m.Close()
+			}
+		}
+		c.Close("")
+		for r, err := range errs {
+			if err != nil {
+				t.Errorf("round %d: rank %d: %v", round, r, err)
+			}
+		}
+		if joinErr != nil {
+			t.Errorf("round %d: join: %v", round, c.JoinError(joinErr))
+		}
+		refused := c.Rejected()["127.0.0.1"]
+		t.Logf("round %d: joined in %v under %d stranger connections (%d refused, %d log lines)",
+			round, took.Round(time.Millisecond), n, refused, len(log.lines))
+		if refused == 0 || len(log.lines) > 40 {
+			t.Errorf("round %d: %d refusals and %d log lines", round, refused, len(log.lines))
+		}
 	}
 }
 
@@ -97,60 +227,67 @@ func TestFloodDuringBarriers(t *testing.T) {
 	startRanks(t, addr, 4, fastOptions(), echo)
 	join(t, c)
 
-	const strangers = 300
-	var dialled atomic.Int32
 	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var held []net.Conn
-		defer func() {
-			for _, conn := range held {
-				_ = conn.Close()
-			}
-		}()
-		for i := range strangers {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			conn, err := net.Dial("tcp", addr)
-			if err != nil {
-				continue
-			}
-			held = append(held, conn) // half stay idle, half send a bogus frame
-			if i%2 == 0 {
-				_, _ = conn.Write([]byte{0, 0, 0, 2, msgProof, 0})
-			}
-			dialled.Add(1)
-		}
-	}()
-	for round := 0; round < 20 || dialled.Load() < strangers/2; round++ {
+	made := flood(addr, stop)
+	for round := range 20 {
 		callEcho(t, c, round)
 	}
 	close(stop)
-	wg.Wait()
+	n := made()
 	if c.Err() != nil {
 		t.Fatalf("strangers failed the job: %v", c.Err())
 	}
-	t.Logf("%d strangers connected during the barriers", dialled.Load())
-	log.waitFor(t, "expected hello, got proof", 1)
+	t.Logf("%d strangers connected during the barriers", n)
+	log.waitFor(t, "not an ioswarm hello", 1)
+}
+
+// TestJoinErrorNamesStrangers: a join that fails while strangers were
+// being refused says so.
+func TestJoinErrorNamesStrangers(t *testing.T) {
+	guard(t, 30*time.Second)
+	c := startCoordinator(t, testConfig(2, &logSink{}))
+	conn := dialRaw(t, c.Addr().String())
+	_ = conn.Close()
+	waitRejected(t, c, "127.0.0.1", 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := c.Join(ctx)
+	err = c.JoinError(err)
+	var se *StrangerError
+	if !errors.As(err, &se) || !errors.Is(err, context.DeadlineExceeded) ||
+		!strings.Contains(err.Error(), "refused 1 connections that did not prove the job secret: 1 from 127.0.0.1") {
+		t.Fatalf("got %v", err)
+	}
+	if c.JoinError(nil) != nil {
+		t.Fatal("JoinError(nil) is not nil")
+	}
 }
 
 // TestReplayedHandshake records the bytes a genuine rank sent while
-// joining one coordinator and replays them to another coordinator of the
-// same job: the fresh coordinator nonce makes the recorded proof useless.
+// joining one coordinator and replays them: to the same coordinator, the
+// Hello is known and refused at once; to another coordinator of the same
+// job (the same secret), the Hello verifies but the fresh coordinator
+// nonce makes the recorded proof useless.
 func TestReplayedHandshake(t *testing.T) {
 	guard(t, 60*time.Second)
-	first := startCoordinator(t, testConfig(2, &logSink{}))
+	firstLog := &logSink{}
+	first := startCoordinator(t, testConfig(2, firstLog))
 	p := startProxy(t, first.Addr().String())
 	startRank(t, p.addr(), 0, fastOptions(), echo)
 	recorded := p.recorded()
-	if len(recorded) < 2*headerLen+nonceLen {
+	if len(recorded) < 2*headerLen+helloHead+macLen {
 		t.Fatalf("recorded only %d bytes of the handshake", len(recorded))
 	}
+
+	again := dialRaw(t, first.Addr().String())
+	_ = again.SetDeadline(time.Now().Add(wait))
+	if _, err := again.Write(recorded); err != nil {
+		t.Fatal(err)
+	}
+	if typ, _, err := newTransport(again).read(); err == nil {
+		t.Fatalf("coordinator answered a replayed hello with %s", msgName(typ))
+	}
+	firstLog.waitFor(t, "refused a connection from 127.0.0.1: a replayed hello", 1)
 
 	log := &logSink{}
 	second := startCoordinator(t, testConfig(2, log))
@@ -162,14 +299,13 @@ func TestReplayedHandshake(t *testing.T) {
 	// The coordinator answers the replayed Hello with a fresh challenge,
 	// then hangs up on the stale proof instead of welcoming anyone.
 	tr := newTransport(conn)
-	var ch challengeMsg
-	if err := expect(tr, msgChallenge, &ch); err != nil {
+	if _, err := expect(tr, msgChallenge); err != nil {
 		t.Fatal(err)
 	}
 	if typ, _, err := tr.read(); err == nil {
 		t.Fatalf("coordinator answered a replayed proof with %s", msgName(typ))
 	}
-	log.waitFor(t, "rejected connection from "+conn.LocalAddr().String()+": bad secret", 1)
+	log.waitFor(t, "wrong proof after a valid hello", 1)
 
 	// Rank 0's slot is still free on the second coordinator.
 	startRanks(t, second.Addr().String(), 2, fastOptions(), echo)
@@ -209,7 +345,7 @@ func TestSlowHandshakeIsCut(t *testing.T) {
 		}
 	}()
 	waitClosed(t, closed, "the coordinator hanging up on a trickling stranger")
-	log.waitFor(t, "no hello within the handshake timeout", 1)
+	log.waitFor(t, "refused a connection from 127.0.0.1: sent no hello", 1)
 	startRank(t, c.Addr().String(), 0, fastOptions(), echo)
 	join(t, c)
 }

@@ -37,14 +37,18 @@ const (
 //
 //	length  4 bytes, big-endian: L, the number of bytes that follow
 //	type    1 byte: one of the msg* constants (append-only)
-//	body    L-1 bytes: JSON (encoding/json) for most types; raw bytes
-//	        for the clock probe (big-endian int64s) and the rank's proof
-//	        (32 bytes of HMAC-SHA256)
+//	body    JSON (encoding/json) for most types; raw bytes for the Hello
+//	        (hello.go), the challenge and proof (HMAC-SHA256 values) and
+//	        the clock probe (big-endian int64s)
+//	tag     16 bytes, on every frame after the handshake (sealer): the
+//	        MAC of the frame's sequence number, type and body under a key
+//	        of this connection; absent during the handshake
 //
 // L = 0 is malformed. Before authentication L may be at most 4 KiB; after
 // it, at most MaxFrame. A frame over the limit is an error and the
 // connection is dropped; the length is checked before anything is
-// allocated, and the body buffer grows only as bytes arrive.
+// allocated, and the body buffer grows only as bytes arrive. A sealed
+// frame whose tag fails ends the session as a protocol error.
 //
 // Deadlines. During the handshake the caller sets one absolute deadline for
 // the whole exchange, so a slow peer cannot stretch it. After it, every
@@ -60,6 +64,8 @@ type transport struct {
 	r    *bufio.Reader
 	max  uint32        // frame cap for reads; set before the reader starts
 	wait time.Duration // per-write deadline in a session; 0 in handshake
+	recv *sealer       // checks incoming tags once sealed; reader's own
+	send *sealer       // tags outgoing frames once sealed; under wmu
 
 	wmu       sync.Mutex
 	lastWrite atomic.Int64 // clock.Now() of the last completed write
@@ -97,8 +103,22 @@ func (t *transport) startSession(timeout time.Duration) error {
 	return t.conn.SetDeadline(time.Time{})
 }
 
+// seal makes every later frame carry a tag, under key toPeer for frames
+// sent and fromPeer for frames read. It must be called before the reader
+// and heartbeat goroutines start, between two frames of the handshake.
+func (t *transport) seal(toPeer, fromPeer []byte) {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	t.send, t.recv = newSealer(toPeer), newSealer(fromPeer)
+}
+
 func (t *transport) read() (byte, []byte, error) {
-	return readFrame(t.r, t.max)
+	typ, payload, err := readFrame(t.r, t.max)
+	if err != nil || t.recv == nil {
+		return typ, payload, err
+	}
+	body, err := t.recv.open(typ, payload)
+	return typ, body, err
 }
 
 // readFrame reads one frame whose length field may be at most limit.
@@ -116,13 +136,20 @@ func readFrame(r io.Reader, limit uint32) (byte, []byte, error) {
 		return 0, nil, errors.New("malformed frame: zero length")
 	}
 	if n > limit {
-		return 0, nil, fmt.Errorf("frame of %d bytes exceeds the %d-byte limit", n, limit)
+		return 0, nil, &frameSizeError{n: n, limit: limit}
 	}
 	body, err := readBody(r, int(n-1))
 	if err != nil {
 		return 0, nil, err
 	}
 	return hdr[4], body, nil
+}
+
+// frameSizeError is a length field over the reader's limit.
+type frameSizeError struct{ n, limit uint32 }
+
+func (e *frameSizeError) Error() string {
+	return fmt.Sprintf("frame of %d bytes exceeds the %d-byte limit", e.n, e.limit)
 }
 
 // readBody reads exactly n bytes, growing its buffer by doubling from
@@ -150,24 +177,36 @@ func readBody(r io.Reader, n int) ([]byte, error) {
 // write sends one frame. It fails, without writing, if the frame would
 // exceed MaxFrame.
 func (t *transport) write(typ byte, body []byte) error {
-	if len(body) >= MaxFrame {
-		return fmt.Errorf("frame of %d bytes exceeds the %d-byte limit", len(body)+1, MaxFrame)
-	}
-	var hdr [headerLen]byte
-	binary.BigEndian.PutUint32(hdr[:4], uint32(len(body)+1))
-	hdr[4] = typ
-
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
+	var tag []byte
+	if t.send != nil {
+		tag = make([]byte, 0, tagLen)
+	}
+	n := 1 + len(body) + cap(tag)
+	if n > MaxFrame {
+		return fmt.Errorf("frame of %d bytes exceeds the %d-byte limit", n, MaxFrame)
+	}
+	if t.send != nil {
+		tag = append(tag, t.send.tag(typ, body)...)
+	}
+	var hdr [headerLen]byte
+	binary.BigEndian.PutUint32(hdr[:4], uint32(n))
+	hdr[4] = typ
+
 	var err error
 	if len(body) <= ioChunk {
 		// One write for small frames: one segment on the wire, which keeps
 		// the clock probe's round trips tight.
-		err = t.writeChunk(append(hdr[:], body...))
+		frame := make([]byte, 0, headerLen+n-1)
+		err = t.writeChunk(append(append(append(frame, hdr[:]...), body...), tag...))
 	} else {
 		err = t.writeChunk(hdr[:])
 		for off := 0; err == nil && off < len(body); off += ioChunk {
 			err = t.writeChunk(body[off:min(len(body), off+ioChunk)])
+		}
+		if err == nil && len(tag) > 0 {
+			err = t.writeChunk(tag)
 		}
 	}
 	if err != nil {

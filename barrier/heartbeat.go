@@ -13,6 +13,8 @@ const (
 	defaultHeartbeat = 500 * time.Millisecond
 	defaultTimeout   = 5 * time.Second
 	defaultHandshake = 5 * time.Second
+	defaultSummary   = 5 * time.Second
+	defaultJoin      = 30 * time.Second
 	// closeGrace is how long a closing side waits for its peer to read the
 	// last frames and hang up before cutting the connection.
 	closeGrace = time.Second

@@ -83,7 +83,7 @@ func testConfig(ranks int, log *logSink) Config {
 	return Config{
 		JobID: testJob, Secret: testSecret(), BinaryHash: testHash, Ranks: ranks,
 		Heartbeat: 50 * time.Millisecond, Timeout: 3 * time.Second,
-		HandshakeTimeout: 3 * time.Second, Logf: log.logf,
+		HandshakeTimeout: 3 * time.Second, SummaryEvery: 100 * time.Millisecond, Logf: log.logf,
 	}
 }
 

@@ -9,17 +9,20 @@ import (
 // ProtocolVersion is the version of the wire protocol. Any change a peer of
 // the previous version would misread bumps it; the handshake refuses a
 // mismatch and names both versions.
-const ProtocolVersion = 1
+//
+// Version 2 moved the proof of the secret into the first frame and added a
+// MAC to every frame after the handshake.
+const ProtocolVersion = 2
 
 // magic opens every Hello so a stray client is recognised at once.
 const magic = "IOSWARM"
 
 // Frame types. Append only: a value, once released, keeps its meaning.
 const (
-	msgHello     byte = 1  // rank → coordinator: helloMsg
-	msgChallenge byte = 2  // coordinator → rank: challengeMsg
-	msgProof     byte = 3  // rank → coordinator: raw 32-byte HMAC
-	msgWelcome   byte = 4  // coordinator → rank: {} (joined)
+	msgHello     byte = 1  // rank → coordinator: magic, version, MAC, helloMsg (see hello.go)
+	msgChallenge byte = 2  // coordinator → rank: raw 32-byte nonce + 32-byte coordProof
+	msgProof     byte = 3  // rank → coordinator: raw 32-byte rankProof
+	msgWelcome   byte = 4  // coordinator → rank: {} (joined); the first sealed frame
 	msgReject    byte = 5  // coordinator → rank: rejectMsg, then close
 	msgPing      byte = 6  // coordinator → rank: raw int64 coordinator time
 	msgPong      byte = 7  // rank → coordinator: raw int64 echo + int64 rank time
@@ -63,21 +66,14 @@ func msgName(typ byte) string {
 	return fmt.Sprintf("frame type %d", typ)
 }
 
-// helloMsg is the rank's first frame. Magic and version come first so a
-// later version can still be recognised and refused clearly.
+// helloMsg is the JSON part of the rank's first frame; magic, version
+// and the MAC precede it in binary (hello.go).
 type helloMsg struct {
-	Magic      string `json:"magic"`
-	Version    int    `json:"version"`
 	JobID      string `json:"job_id"`
 	Rank       int    `json:"rank"`
 	Host       string `json:"host"`
 	BinaryHash string `json:"binary_hash"`
 	Nonce      []byte `json:"nonce"`
-}
-
-type challengeMsg struct {
-	Nonce []byte `json:"nonce"`
-	Proof []byte `json:"proof"` // the coordinator's HMAC over the rank nonce
 }
 
 type rejectMsg struct {

@@ -21,7 +21,8 @@ type proxy struct {
 
 	mu    sync.Mutex
 	sent  bytes.Buffer // client → target, all connections
-	conns []net.Conn
+	conns []net.Conn   // client side, target side, for each connection
+	wmu   sync.Mutex   // one write to a client at a time (pipe, inject)
 	wg    sync.WaitGroup
 }
 
@@ -92,8 +93,14 @@ func (p *proxy) pipe(dst, src net.Conn, record bool) {
 				p.sent.Write(buf[:n])
 				p.mu.Unlock()
 			}
+			if !record {
+				p.wmu.Lock()
+			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				err = werr
+			}
+			if !record {
+				p.wmu.Unlock()
 			}
 		}
 		if err != nil && p.frozen.Load() {
@@ -108,6 +115,20 @@ func (p *proxy) pipe(dst, src net.Conn, record bool) {
 			_ = src.Close()
 			return
 		}
+	}
+}
+
+// inject writes b to the first client, between two of the target's
+// writes, as an on-path host could.
+func (p *proxy) inject(t *testing.T, b []byte) {
+	t.Helper()
+	p.mu.Lock()
+	down := p.conns[0]
+	p.mu.Unlock()
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if _, err := down.Write(b); err != nil {
+		t.Fatal(err)
 	}
 }
 
