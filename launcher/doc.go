@@ -3,8 +3,9 @@
 // as one srun job step per node inside a Slurm allocation (srun).
 //
 // A launcher knows nothing of the protocol the ranks speak: it starts
-// `<binary> rank ARGS`, feeds the job secret on the process's standard input
-// (never argv or environment, which other users can read), keeps that input
+// `<binary> rank ARGS`, feeds what the caller gives it (the job secret and
+// the coordinator's address) on the process's standard input (never argv
+// or environment, which other users can read), keeps that input
 // open for the life of the process (a rank treats its end as the
 // coordinator's death), and forwards each rank's standard error line by line.
 // It must not import barrier, rank or the coordinator.

@@ -46,14 +46,6 @@ type Launcher interface {
 	Close() error
 }
 
-// Verifier is implemented by launchers that check, by SHA-256, the very
-// file they start on a node. A rank started from a verified file is told
-// its hash instead of reading its whole binary again at every start, which
-// on a warm launch costs more than the SSH session itself.
-type Verifier interface {
-	Verifies(t Target) bool
-}
-
 // LineWriter serialises the lines that several ranks forward, so lines
 // from different ranks never interleave mid-line.
 type LineWriter struct {

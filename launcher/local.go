@@ -23,10 +23,6 @@ type Local struct {
 // Name implements Launcher.
 func (l *Local) Name() string { return "local" }
 
-// Verifies implements Verifier: the children run the coordinator's own
-// executable, which the coordinator hashed.
-func (l *Local) Verifies(Target) bool { return true }
-
 // Prepare implements Launcher: children reach the coordinator on loopback.
 func (l *Local) Prepare(ctx context.Context, targets []Target) ([]string, error) {
 	return make([]string, len(targets)), nil

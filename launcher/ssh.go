@@ -153,10 +153,6 @@ func (l *SSH) init(targets []Target) error {
 	return nil
 }
 
-// Verifies implements Verifier: a placed binary's hash is checked on the
-// node every run, just before it starts; a preinstalled one is not.
-func (l *SSH) Verifies(t Target) bool { return l.exeOf(t) == "" }
-
 // exeOf is the preinstalled binary for t, or "" to place this one.
 func (l *SSH) exeOf(t Target) string {
 	if t.Exe != "" {

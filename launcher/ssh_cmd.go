@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // sshd hands the command of an exec request to the user's login shell as
@@ -109,20 +111,49 @@ const cacheTag = `c="$HOME/.cache/ioswarm"; [ -f "$c/id" ] || ` +
 	`( umask 077; mkdir -p "$c" && t="$c/.id.$$" && od -An -N8 -tx1 /dev/urandom | tr -d ' \n' >"$t" && ` +
 	`ln "$t" "$c/id"; rm -f "$t" ) 2>/dev/null; i=-; read -r i 2>/dev/null <"$c/id"; echo "${i:--}"; `
 
+// privFunc defines priv, which prints "unsafe OWNER UID MODE TYPE PATH" for the
+// first of its paths that is not owned by this user (UID) or that group or
+// others may write, and nothing when all are private. A path that does
+// not exist is skipped; a symbolic link is judged as itself (mode 777),
+// so one planted in the cache is refused too. Anyone who can write to the
+// cache could make the next run start their program as this user, with
+// the job secret on its input.
+const privFunc = `priv() { u=$(id -u); find "$@" -maxdepth 0 \( -not -user "$u" -o -perm /022 \) ` +
+	`-printf "unsafe %U $u %m %y %p\n" -quit 2>/dev/null; }; `
+
+// sweepFunc defines sweep, which removes from the cache directory $1 the
+// partial copies (".ioswarm.*" beside a build) that no copy is writing:
+// those this node made whose copying shell is gone, and any untouched for
+// longer than copyTimeout (a copy still running past that has been
+// cancelled by its launcher). A copy killed outright (SIGKILL, a node
+// reset) runs no trap, so its partial file is left for the next run.
+var sweepFunc = `sweep() { find "$1" -mindepth 2 -maxdepth 2 -type f -name '.ioswarm.*' -mmin +` +
+	strconv.Itoa(int(copyTimeout/time.Minute)) + ` -exec rm -f {} + 2>/dev/null; ` +
+	`for o in "$1"/*/.ioswarm.part."$n".*; do [ -f "$o" ] && { kill -0 "${o##*.}" 2>/dev/null || rm -f "$o"; }; done; }; `
+
+// copyTimeout bounds one copy of the binary to a node; a partial copy
+// older than this is abandoned.
+const copyTimeout = 10 * time.Minute
+
 // probeScript reports, one line each: the machine name (uname -m), the home
 // directory, the cache directory's tag, then for every path argument after
 // the hash whether the file is there and executable, and its SHA-256
 // ("absent", "nosha" when the node has no way to hash, else the digest).
-// An empty path stands for the cached copy of this build. Hashing 16 MiB
-// on every node at every start costs more than the SSH session itself, so
-// after the cached copy has been hashed and found right, its fid is
-// stamped beside it, per node; while the stamp still matches, the copy is
-// reported verified without re-reading. The stamp and the tag are all it
-// ever writes.
-const probeScript = shaFunc + statFunc + nodeName + `uname -m; printf '%s\n' "$HOME"; ` + probeTagSlot +
-	`h=$1; shift; ` +
-	`for p in "$@"; do s=""; [ -n "$p" ] || { p="$HOME/.cache/ioswarm/$h/ioswarm"; s="$p.verified.$n"; }; ` +
+// An empty path stands for the cached copy of this build, which is
+// reported "unsafe ..." (privFunc) when the cache directories, the copy or
+// its stamp are not private to the user. Hashing 16 MiB on every node at
+// every start costs more than the SSH session itself, so after the cached
+// copy has been hashed and found right, its fid is stamped beside it, per
+// node; while the stamp still matches, the copy is reported verified
+// without re-reading. (The rank still hashes its own running image and
+// proves that hash to the coordinator: the stamp only spares this probe.)
+// The stamp and the tag are all it ever writes; it removes abandoned
+// partial copies (sweepFunc).
+var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; uname -m; printf '%s\n' "$HOME"; ` +
+	probeTagSlot + `h=$1; shift; ` +
+	`for p in "$@"; do s=""; [ -n "$p" ] || { p="$HOME/.cache/ioswarm/$h/ioswarm"; s="$p.verified.$n"; sweep "$HOME/.cache/ioswarm"; }; ` +
 	`if [ -f "$p" ] && [ -x "$p" ]; then ` +
+	`if [ -n "$s" ]; then b=$(priv "$HOME/.cache/ioswarm" "${p%/*}" "$p" "$s"); [ -n "$b" ] && { echo "$b"; continue; }; fi; ` +
 	`if [ -n "$s" ] && f=$(fid "$p") && [ "$(cat "$s" 2>/dev/null)" = "$h $f" ]; then echo "$h"; continue; fi; ` +
 	`r=$(sha <"$p") || exit 1; r=${r%% *}; echo "$r"; ` +
 	`if [ -n "$s" ] && [ "$r" = "$h" ] && f=$(fid "$p"); then printf '%s %s\n' "$h" "$f" >"$s" 2>/dev/null; fi; ` +
@@ -132,16 +163,21 @@ const probeScript = shaFunc + statFunc + nodeName + `uname -m; printf '%s\n' "$H
 // in the private cache directory, checks its SHA-256 against $1, and only
 // then renames it into place: a half-written or corrupted copy is never
 // found under the final name, and several runs copying to one node (or to
-// a home directory shared by many nodes) do not disturb each other.
+// a home directory shared by many nodes) do not disturb each other. The
+// temporary name, .ioswarm.part.NODE.PID, tells a later run whose it is
+// (sweepFunc). A cache directory that is not private to the user is
+// refused ("unsafe ..." instead of "placed"): the copy would be no safer
+// than what is there.
 // Placing a new build also removes other builds not run for 30 days
 // (access time; the kernel refreshes it at least daily on exec), so
 // upgrades do not pile up 16 MiB each in a home shared by a cluster; a
 // build removed that is still wanted is just copied again. Only
 // directories named like a SHA-256 are candidates. No script uses "!",
 // which csh expands even inside single quotes.
-const copyScript = shaFunc + statFunc + nodeName + `umask 077; d="$HOME/.cache/ioswarm"; ` +
-	`mkdir -p "$d/$1" && chmod 700 "$d" "$d/$1" || exit 1; ` +
-	`t="$d/$1/.ioswarm.$$"; trap 'rm -f "$t"' EXIT; ` +
+var copyScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
+	`mkdir -p "$d/$1" || exit 1; b=$(priv "$d" "$d/$1"); [ -n "$b" ] && { echo "$b"; exit 0; }; ` +
+	`chmod 700 "$d" "$d/$1" || exit 1; sweep "$d"; ` +
+	`t="$d/$1/.ioswarm.part.$n.$$"; trap 'rm -f "$t"' EXIT; trap 'rm -f "$t"; exit 1' HUP INT TERM PIPE; ` +
 	`cat >"$t" || exit 1; r=$(sha <"$t") || exit 1; ` +
 	`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
 	`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" || exit 1; ` +

@@ -156,6 +156,9 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswe
 			"ioswarm (sha256 %s); install this very binary there", exe, shortHash(state), shortHash(hash))
 	}
 	cached := path.Join(home, cacheDir(hash), "ioswarm")
+	if strings.HasPrefix(state, "unsafe ") {
+		return "", unsafeCache(state)
+	}
 	switch state {
 	case hash:
 		st.cached.Add(1)
@@ -181,14 +184,42 @@ func (l *SSH) copyTo(ctx context.Context, c *sshConn) error {
 		return fmt.Errorf("copying ioswarm: %w", err)
 	}
 	defer f.Close()
-	out, err := c.run(ctx, copyCommand(l.build.hash), f)
+	cctx, cancel := context.WithTimeoutCause(ctx, copyTimeout,
+		fmt.Errorf("copy not done within %v", copyTimeout))
+	defer cancel()
+	out, err := c.run(cctx, copyCommand(l.build.hash), f)
 	if err != nil {
 		return fmt.Errorf("copying ioswarm to ~/%s on the node: %w", cacheDir(l.build.hash), err)
 	}
-	if got := strings.TrimSpace(string(out)); got != "placed" {
+	got := strings.TrimSpace(string(out))
+	switch {
+	case strings.HasPrefix(got, "unsafe "):
+		return unsafeCache(got)
+	case got != "placed":
 		return fmt.Errorf("copying ioswarm to the node: unexpected answer %q", got)
 	}
 	return nil
+}
+
+// unsafeCache turns the scripts' "unsafe OWNER UID MODE TYPE PATH" into
+// the one-line refusal a user reads: which path, why it matters, the fix.
+func unsafeCache(state string) error {
+	f := strings.SplitN(state, " ", 6)
+	if len(f) != 6 {
+		return fmt.Errorf("the cached ioswarm is not private to you (%s); remove ~/.cache/ioswarm and run again", state)
+	}
+	owner, uid, mode, typ, p := f[1], f[2], f[3], f[4], f[5]
+	why := fmt.Sprintf("is owned by uid %s, not by you (uid %s)", owner, uid)
+	fix := fmt.Sprintf("remove it (rm -rf %s)", quoteSh(p))
+	switch {
+	case typ == "l":
+		why = "is a symbolic link"
+	case owner == uid:
+		why = fmt.Sprintf("has mode %s: group or others may write to it", mode)
+		fix = fmt.Sprintf("make it private (chmod go-w %s) or remove it (rm -rf %s)", quoteSh(p), quoteSh(p))
+	}
+	return fmt.Errorf("refusing the ioswarm cache: %s %s, so another user could change what runs as you; "+
+		"%s and run again", p, why, fix)
 }
 
 func shortHash(hash string) string {
