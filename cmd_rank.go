@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 	"time"
@@ -18,29 +19,34 @@ import (
 	"ioswarm/rank"
 )
 
-// rankCommand is the process a launcher starts on each node. The job
-// secret arrives as the first line of standard input; the end of standard
-// input means the coordinator is gone.
+// rankCommand is the process a launcher starts on each node. Its standard
+// input carries, one per line, the job secret (hex) and the coordinator's
+// address to dial: neither belongs on argv, which every user of the node
+// can read. The end of standard input means the coordinator is gone.
 func rankCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "rank",
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "connect", Required: true},
 			&cli.IntFlag{Name: "rank", Required: true},
 			&cli.StringFlag{Name: "job", Required: true},
 			&cli.StringFlag{Name: "host", Required: true},
 			&cli.DurationFlag{Name: "heartbeat-timeout", Value: 5 * time.Second},
-			// Given by launchers that verified this very file by SHA-256
-			// just before starting it; otherwise the rank hashes itself.
-			&cli.StringFlag{Name: "binary-hash"},
+			&cli.DurationFlag{Name: "join-timeout", Value: 30 * time.Second},
 		},
 		Action: rankAction,
 	}
 }
 
 func rankAction(c *cli.Context) error {
-	secret, stdin, err := readSecret(os.Stdin)
+	// The running image is hashed before the secret is read, and the hash
+	// is proved in the handshake: a file swapped after the launcher
+	// checked it is refused by the coordinator, whatever the launcher saw.
+	hash, err := ownHash()
+	if err != nil {
+		return err
+	}
+	in, stdin, err := readLaunch(os.Stdin)
 	if err != nil {
 		return err
 	}
@@ -51,20 +57,10 @@ func rankAction(c *cli.Context) error {
 		_, _ = io.Copy(io.Discard, stdin)
 		cancel(errors.New("standard input closed: the coordinator is gone"))
 	}()
-	hash := c.String("binary-hash")
-	if hash == "" {
-		bin, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		if hash, err = coordinator.FileHash(bin); err != nil {
-			return err
-		}
-	}
 	err = rank.Serve(ctx, rank.Options{
-		Addr: c.String("connect"), Rank: c.Int("rank"), JobID: c.String("job"), Host: c.String("host"),
-		BinaryHash: hash, Secret: secret, Log: os.Stderr,
-		Dial: barrier.DialOptions{Timeout: c.Duration("heartbeat-timeout")},
+		Addr: in.addr, Rank: c.Int("rank"), JobID: c.String("job"), Host: c.String("host"),
+		BinaryHash: hash, Secret: in.secret, Log: os.Stderr,
+		Dial: barrier.DialOptions{Timeout: c.Duration("heartbeat-timeout"), JoinTimeout: c.Duration("join-timeout")},
 	})
 	if _, ok := err.(*barrier.AbortError); ok {
 		// Told to stop, and our files are gone: this rank did its part,
@@ -78,19 +74,48 @@ func rankAction(c *cli.Context) error {
 	return err
 }
 
-// readSecret reads the hex secret line without buffering past what it
-// returns for the watcher.
-func readSecret(r io.Reader) ([]byte, io.Reader, error) {
-	br := bufio.NewReaderSize(r, 256)
+// ownHash is the SHA-256 of the image this process runs: /proc/self/exe
+// is the executed file itself, even if its path now names another file.
+func ownHash() (string, error) {
+	hash, err := coordinator.FileHash("/proc/self/exe")
+	if err == nil {
+		return hash, nil
+	}
+	bin, err2 := os.Executable() // no /proc: hash by path
+	if err2 != nil {
+		return "", err
+	}
+	return coordinator.FileHash(bin)
+}
+
+// launchInput is what a rank reads from standard input.
+type launchInput struct {
+	secret []byte
+	addr   string
+}
+
+// readLaunch reads the secret and address lines without buffering past
+// them, and returns the rest of the input for the watcher.
+func readLaunch(r io.Reader) (launchInput, io.Reader, error) {
+	br := bufio.NewReaderSize(r, 512)
+	var in launchInput
 	line, err := br.ReadString('\n')
 	if err != nil {
-		return nil, nil, fmt.Errorf("read job secret from standard input: %w", err)
+		return in, nil, fmt.Errorf("read job secret from standard input: %w", err)
 	}
-	secret, err := hex.DecodeString(strings.TrimSpace(line))
-	if err != nil || len(secret) < 16 {
-		return nil, nil, fmt.Errorf("job secret on standard input is malformed")
+	in.secret, err = hex.DecodeString(strings.TrimSpace(line))
+	if err != nil || len(in.secret) < barrier.MinSecret {
+		return in, nil, fmt.Errorf("job secret on standard input is malformed")
 	}
-	return secret, br, nil
+	line, err = br.ReadString('\n')
+	if err != nil {
+		return in, nil, fmt.Errorf("read the coordinator's address from standard input: %w", err)
+	}
+	in.addr = strings.TrimSpace(line)
+	if _, _, err := net.SplitHostPort(in.addr); err != nil {
+		return in, nil, fmt.Errorf("coordinator address %q on standard input: %w", in.addr, err)
+	}
+	return in, br, nil
 }
 
 // cleanupCommand removes what a job left on this node after its rank died.

@@ -29,6 +29,7 @@ type Reporter struct {
 	prefix string
 	cur    *phaseState // nil between phases
 	shown  bool        // a TTY line is on screen
+	idle   bool        // Plain: "starting" printed, nothing since
 	drawn  time.Duration
 	stop   chan struct{}
 	ticker sync.WaitGroup
@@ -59,6 +60,7 @@ func (r *Reporter) Start(phase string, iteration int, total int64) {
 	defer r.mu.Unlock()
 	r.cur = &phaseState{name: phase, iteration: iteration, total: total}
 	r.drawn = 0
+	r.idle = false
 	if r.tty {
 		r.draw()
 		return
@@ -112,7 +114,10 @@ func (r *Reporter) tick(stop <-chan struct{}) {
 			return
 		case <-t.C:
 			r.mu.Lock()
-			if r.cur != nil {
+			// "starting" says nothing new the second time: a phase that
+			// has not reported yet is printed once until it does.
+			if r.cur != nil && !(r.idle && len(r.cur.samples) == 0) {
+				r.idle = len(r.cur.samples) == 0
 				r.write(r.clock().Format("15:04:05") + " " + r.line() + "\n")
 			}
 			r.mu.Unlock()

@@ -90,6 +90,28 @@ func TestPlainIntervalLinesOnly(t *testing.T) {
 	}
 }
 
+// A phase no rank has reported on yet is shown as starting once, not at
+// every interval; its first figures then appear as usual.
+func TestPlainStartingOnce(t *testing.T) {
+	var out syncBuffer
+	r := New(&out, Plain, 10*time.Millisecond)
+	r.Start("write", 1, 4*gib)
+	time.Sleep(80 * time.Millisecond) // several intervals with no update
+	r.Update(gib, 2*time.Second)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "25.0%") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.End()
+	got := out.String()
+	if n := strings.Count(got, "write: starting"); n != 1 {
+		t.Errorf("\"write: starting\" printed %d times:\n%s", n, got)
+	}
+	if !strings.Contains(got, "25.0%") {
+		t.Errorf("no figures after the first update:\n%s", got)
+	}
+}
+
 // Updates that arrive after End (a rank's late note) change nothing.
 func TestUpdateAfterEndIgnored(t *testing.T) {
 	var out syncBuffer
