@@ -1,10 +1,13 @@
 // Command intruder plays a hostile process on a cluster node against a
 // running coordinator's port, for the SSH cluster tests: it sends garbage,
-// an oversized frame, a Hello that is not ioswarm's, a Hello for another
-// job, a replayed rank handshake, and then holds many idle connections.
+// an oversized frame, a Hello that is not ioswarm's, a Hello of the first
+// protocol version, Hellos of the current version for this job and for
+// another one with a guessed proof, and then holds many idle connections.
 // It prints one line per attempt saying how the coordinator answered; the
-// test reads those lines. It speaks the wire format of ioswarm/barrier
-// from its documentation, without importing it, as a stranger would.
+// test reads those lines. With -flood D it instead opens and closes
+// connections as fast as it can for D, holding some idle, and prints how
+// many it made. It speaks the wire format of ioswarm/barrier from its
+// documentation, without importing it, as a stranger would.
 package main
 
 import (
@@ -29,13 +32,21 @@ const (
 )
 
 type hello struct {
-	Magic      string `json:"magic"`
-	Version    int    `json:"version"`
+	Magic      string `json:"magic,omitempty"`
+	Version    int    `json:"version,omitempty"`
 	JobID      string `json:"job_id"`
 	Rank       int    `json:"rank"`
 	Host       string `json:"host"`
 	BinaryHash string `json:"binary_hash"`
 	Nonce      []byte `json:"nonce"`
+}
+
+// helloV2 is a version-2 Hello body: magic, version, a MAC (guessed: the
+// secret is unknown) and the fields.
+func helloV2(h hello) []byte {
+	b := append([]byte("IOSWARM"), 0, 2)
+	b = append(b, random(32)...)
+	return append(b, mustJSON(h)...)
 }
 
 func main() {
@@ -45,8 +56,15 @@ func main() {
 	rank := flag.Int("rank", 0, "a rank that has joined")
 	idle := flag.Int("idle", 100, "idle connections to hold")
 	hold := flag.Duration("hold", 7*time.Second, "how long to hold them")
+	floodFor := flag.Duration("flood", 0, "flood the port for this long instead")
 	flag.Parse()
-	h := hello{Magic: "IOSWARM", Version: 1, JobID: *job, Rank: *rank, Host: "intruder", BinaryHash: *hash, Nonce: random(32)}
+	if *floodFor > 0 {
+		fmt.Printf("RESULT flood: %d connections\n", flood(*addr, *floodFor))
+		return
+	}
+	h := hello{JobID: *job, Rank: *rank, Host: "intruder", BinaryHash: *hash, Nonce: random(32)}
+	v1 := h
+	v1.Magic, v1.Version = "IOSWARM", 1
 	foreign := h
 	foreign.JobID = "000000000000"
 	attempts := []struct {
@@ -56,13 +74,61 @@ func main() {
 		{"garbage", []byte("GET / HTTP/1.1\r\nHost: coordinator\r\n\r\n")},
 		{"oversized", []byte{0xff, 0xff, 0xff, 0xff, msgHello}},
 		{"bad-magic", frame(msgHello, mustJSON(hello{Magic: "HTTP/1.1", Version: 1}))},
-		{"foreign-job", frame(msgHello, mustJSON(foreign))},
-		{"replay", append(frame(msgHello, mustJSON(h)), frame(msgProof, random(32))...)},
+		{"version-1", frame(msgHello, mustJSON(v1))},
+		{"guessed-proof", append(frame(msgHello, helloV2(h)), frame(msgProof, random(32))...)},
+		{"foreign-job", frame(msgHello, helloV2(foreign))},
 	}
 	for _, a := range attempts {
 		fmt.Printf("RESULT %s: %s\n", a.name, attempt(*addr, a.send))
 	}
 	fmt.Printf("RESULT idle: %s\n", holdIdle(*addr, *idle, *hold))
+}
+
+// flood connects to addr from several goroutines until d has passed: most
+// connections are closed at once, some send a frame that is no Hello, and
+// some are held idle (a window of the latest 32 per goroutine).
+func flood(addr string, d time.Duration) int {
+	end := time.Now().Add(d)
+	var mu sync.Mutex
+	made := 0
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var held []net.Conn
+			defer func() {
+				for _, c := range held {
+					c.Close()
+				}
+			}()
+			for time.Now().Before(end) {
+				conn, err := net.DialTimeout("tcp", addr, 500*time.Millisecond)
+				if err != nil {
+					time.Sleep(time.Millisecond) // the port is closed between runs
+					continue
+				}
+				mu.Lock()
+				made++
+				mu.Unlock()
+				switch g {
+				case 0:
+					held = append(held, conn)
+					if len(held) > 32 {
+						held[0].Close()
+						held = held[1:]
+					}
+				case 1:
+					conn.Write([]byte{0, 0, 0, 2, msgProof, 0})
+					conn.Close()
+				default:
+					conn.Close()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return made
 }
 
 // attempt sends b on a fresh connection and says how the coordinator
