@@ -19,6 +19,10 @@ type line struct {
 	study  int // index of the study: picks dash pattern and marker
 	bw     plotter.XYs
 	iops   plotter.XYs // random phases only
+	// The iterations' range around each point (min below, max above),
+	// when a point ran more than one iteration; drawn as error bars.
+	bwErr, iopsErr plotter.YErrors
+	spread         bool
 }
 
 // content is everything drawn, worked out before any drawing.
@@ -29,6 +33,7 @@ type content struct {
 	lines              []line
 	random             bool // a random phase ran: draw the IOPS panel
 	minX, maxX         float64
+	iterations         int // the most iterations of any point: > 1 draws the range
 }
 
 // contentOf turns studies into lines and labels. Points of runs that
@@ -50,10 +55,16 @@ func contentOf(ss []*study.Sweep) (content, error) {
 					return content{}, fmt.Errorf("%s: a point of %d threads cannot be drawn on a log axis", names[i], f.Threads)
 				}
 				x := float64(f.Threads)
+				bs := f.BandwidthStat
 				l.bw = append(l.bw, plotter.XY{X: x, Y: f.Bandwidth / 1e9})
+				l.bwErr = append(l.bwErr, errorOf(f.Bandwidth/1e9, bs.Min/1e9, bs.Max/1e9, f.Iterations))
 				if study.IsRandom(phase) {
+					is := f.IOPSStat
 					l.iops = append(l.iops, plotter.XY{X: x, Y: f.IOPS})
+					l.iopsErr = append(l.iopsErr, errorOf(f.IOPS, is.Min, is.Max, f.Iterations))
 				}
+				l.spread = l.spread || f.Iterations > 1
+				c.iterations = max(c.iterations, f.Iterations)
 				c.widen(x)
 			}
 			if len(l.bw) > 0 {
@@ -67,6 +78,15 @@ func contentOf(ss []*study.Sweep) (content, error) {
 	}
 	c.labels(ss, names)
 	return c, nil
+}
+
+// errorOf is the range of a point's iterations as distances below and
+// above the mean it is drawn at; nothing for a single iteration.
+func errorOf(mean, lo, hi float64, iterations int) struct{ Low, High float64 } {
+	if iterations < 2 {
+		return struct{ Low, High float64 }{}
+	}
+	return struct{ Low, High float64 }{Low: mean - lo, High: hi - mean}
 }
 
 // pointsOf returns a study's complete figures for one phase, by threads.
@@ -91,37 +111,85 @@ func (c *content) widen(x float64) {
 // labels puts the configuration into the title and axis labels: record
 // sizes, the fixed size, hosts and filesystem type. When studies differ
 // in those, the title gives each its own line and the axes stay generic.
+//
+// The title is at most two lines: what is drawn, then the configuration
+// (or, for studies that differ, how they differ).
 func (c *content) labels(ss []*study.Sweep, names []string) {
 	first := ss[0]
 	same := true
 	for _, s := range ss[1:] {
-		same = same && s.Describe() == first.Describe()
+		same = same && subtitle(s) == subtitle(first)
 	}
+	// The configuration is in the title's second line; the axes say only
+	// what they measure, so no label outgrows its panel.
 	c.xLabel = "threads (log2 scale)"
 	c.bwLabel = "bandwidth, GB/s (10^9 B/s)"
 	c.iopsLabel = "IOPS"
-	if same {
-		c.xLabel = fmt.Sprintf("threads (log2 scale) — %s, %s", first.SizeText(), hostsText(first))
-		c.bwLabel = fmt.Sprintf("bandwidth, GB/s — %s records, %s", units.FormatSize(first.Setup.BlockSize), first.FSTypes())
-		c.iopsLabel = fmt.Sprintf("IOPS — %s random ops, %s", units.FormatSize(first.Setup.RandBlockSize), first.FSTypes())
+	if same && first.Setup.RandBlockSize > 0 {
+		c.iopsLabel = "IOPS, " + units.FormatSize(first.Setup.RandBlockSize) + " ops"
 	}
-	if len(ss) == 1 {
-		c.title = "ioswarm scaling study: " + names[0] + "\n" + first.Describe()
-		return
+	what := "scaling study"
+	if len(ss) > 1 {
+		what = "comparison"
 	}
-	lines := []string{"ioswarm comparison: " + strings.Join(names, " vs ")}
-	for i, s := range ss {
-		lines = append(lines, names[i]+": "+s.Describe())
+	if c.minX == c.maxX {
+		// One point is no study of scaling.
+		what += fmt.Sprintf(" at %g threads", c.minX)
 	}
-	if same {
-		lines = append(lines[:1], first.Describe())
+	head := "ioswarm " + what + ": " + strings.Join(names, " vs ")
+	sub := subtitle(first)
+	if !same {
+		sub = "configurations differ: " + strings.Join(study.ConfigDiff(first, ss[1]), "; ")
 	}
-	c.title = strings.Join(lines, "\n")
+	if c.iterations > 1 {
+		sub += fmt.Sprintf("; bars: min–max of %d iterations", c.iterations)
+	}
+	c.title = head + "\n" + sub
 }
 
-func hostsText(s *study.Sweep) string {
-	if s.Hosts() == 1 {
-		return "1 host"
+// subtitle is a study's configuration in one line: the I/O, the size
+// held fixed, nodes × ranks and the filesystem.
+func subtitle(s *study.Sweep) string {
+	io := "buffered"
+	if s.Setup.Direct {
+		io = "O_DIRECT"
 	}
-	return fmt.Sprintf("%d hosts", s.Hosts())
+	if s.Setup.Fsync {
+		io += ", fsync"
+	} else {
+		io += ", no fsync"
+	}
+	return fmt.Sprintf("%s, %s, %s, %s, %s", opText(s), io, s.SizeText(), nodesText(s), s.FSTypes())
+}
+
+// opText names the operation sizes of the phases the study ran: records
+// for sequential phases, random ops for random ones.
+func opText(s *study.Sweep) string {
+	var parts []string
+	for _, p := range s.Phases() {
+		if !study.IsRandom(p) {
+			parts = append(parts, units.FormatSize(s.Setup.BlockSize)+" records")
+			break
+		}
+	}
+	for _, p := range s.Phases() {
+		if study.IsRandom(p) {
+			parts = append(parts, units.FormatSize(s.Setup.RandBlockSize)+" random ops")
+			break
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// nodesText is "N nodes" or, where nodes ran several ranks, "N nodes × R ranks".
+func nodesText(s *study.Sweep) string {
+	n, r := s.Hosts(), s.Ranks()
+	text := fmt.Sprintf("%d nodes", n)
+	if n == 1 {
+		text = "1 node"
+	}
+	if r > n {
+		text += fmt.Sprintf(", %d ranks", r)
+	}
+	return text
 }

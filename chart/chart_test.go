@@ -3,12 +3,16 @@ package chart
 import (
 	"bytes"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"ioswarm/result"
 	"ioswarm/study"
 )
 
@@ -52,8 +56,9 @@ func TestWriteBothFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<svg", "threads (log2 scale)", "aggregate 800MiB fixed, 2 hosts",
-		"bandwidth, GB/s", "8MiB records, gpfs", "IOPS", "4KiB random ops", "randread", "ioswarm scaling study: gen2"} {
+	for _, want := range []string{"<svg", "threads (log2 scale)", "aggregate 800MiB fixed, 2 nodes, gpfs",
+		"bandwidth, GB/s", "8MiB records, 4KiB random ops, buffered, fsync", "IOPS, 4KiB ops", "randread",
+		"ioswarm scaling study: gen2", "@font-face"} {
 		if !bytes.Contains(svg, []byte(want)) {
 			t.Errorf("SVG lacks %q", want)
 		}
@@ -194,5 +199,105 @@ func TestPathsAndSize(t *testing.T) {
 		if _, err := ParseSize(bad); err == nil {
 			t.Errorf("ParseSize(%q) accepted", bad)
 		}
+	}
+}
+
+// Every chart is opaque: a corner of the PNG is white, not transparent.
+func TestBackgroundIsOpaque(t *testing.T) {
+	var buf bytes.Buffer
+	if err := PNG(&buf, fixture(t, "gen1.json"), Size{Width: 600, Height: 400}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range [][2]int{{0, 0}, {599, 0}, {0, 399}, {599, 399}} {
+		if r, g, b, a := img.At(pt[0], pt[1]).RGBA(); a != 0xffff || r != 0xffff || g != 0xffff || b != 0xffff {
+			t.Errorf("pixel %v is %v %v %v alpha %v, want opaque white", pt, r, g, b, a)
+		}
+	}
+}
+
+// Five to nine labelled ticks at nice values, for any range.
+func TestNiceTicks(t *testing.T) {
+	ticks := niceTicks(strconv.FormatFloat)
+	for _, hi := range []float64{0.004, 0.9, 1, 6.07, 10.9, 37, 123456, 9.9e6} {
+		var labels []string
+		for _, tk := range ticks(0, hi) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if len(labels) < 5 || len(labels) > 9 {
+			t.Errorf("0..%g: %d labels %v", hi, len(labels), labels)
+		}
+		// Evenly spaced from 0 by 1, 2, 2.5 or 5 times a power of ten.
+		first, _ := strconv.ParseFloat(labels[0], 64)
+		second, _ := strconv.ParseFloat(labels[1], 64)
+		step := second - first
+		m := step / math.Pow(10, math.Floor(math.Log10(step)))
+		if first != 0 || !slices.ContainsFunc([]float64{1, 2, 2.5, 5}, func(n float64) bool { return math.Abs(n-m) < 1e-6 }) {
+			t.Errorf("0..%g: labels %v do not start at 0 with a nice step", hi, labels)
+		}
+		for i, l := range labels {
+			if v, _ := strconv.ParseFloat(l, 64); math.Abs(v-float64(i)*step) > step*1e-6 {
+				t.Errorf("0..%g: label %q is not %d steps of %g", hi, l, i, step)
+			}
+		}
+	}
+}
+
+// With iterations, each point carries its min-max range, drawn as bars,
+// and the title says so; a study of one point is titled as such.
+func TestSpreadAndOnePointTitles(t *testing.T) {
+	s := fixture(t, "gen1.json")[0]
+	for _, job := range s.Points {
+		var phases []result.Phase
+		for _, p := range job.Phases {
+			for i, f := range []float64{0.9, 1.1} {
+				q := p
+				q.Iteration, q.Bandwidth, q.IOPS = i+1, p.Bandwidth*f, p.IOPS*f
+				phases = append(phases, q)
+			}
+		}
+		job.Phases = phases
+	}
+	c, err := contentOf([]*study.Sweep{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.lines[0].spread || !strings.Contains(c.title, "bars: min–max of 2 iterations") {
+		t.Errorf("spread %v, title %q", c.lines[0].spread, c.title)
+	}
+	e := c.lines[0].bwErr[0]
+	if mean := c.lines[0].bw[0].Y; math.Abs(e.Low-0.1*mean) > 1e-9 || math.Abs(e.High-0.1*mean) > 1e-9 {
+		t.Errorf("range %+v around %v, want ±10%%", e, mean)
+	}
+	var buf bytes.Buffer
+	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err != nil {
+		t.Fatal(err)
+	}
+	s.Points = s.Points[:1]
+	c, err = contentOf([]*study.Sweep{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(c.title, "ioswarm scaling study at 1 threads: gen1") || strings.Count(c.title, "\n") != 1 {
+		t.Errorf("one-point title %q", c.title)
+	}
+}
+
+// Studies whose configurations differ get a two-line title naming the
+// difference, not a line per study.
+func TestDifferentConfigurationsTitle(t *testing.T) {
+	ss := fixture(t, "gen1.json", "gen2.json")
+	ss[1].Setup.Direct = true
+	c, err := contentOf(ss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(c.title, "\n") != 1 || !strings.Contains(c.title, "configurations differ: O_DIRECT: A off, B on") {
+		t.Errorf("title %q", c.title)
 	}
 }

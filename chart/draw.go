@@ -2,8 +2,10 @@ package chart
 
 import (
 	"fmt"
+	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -13,10 +15,11 @@ import (
 func (c content) panels() (*plot.Plot, *plot.Plot, plot.Legend, error) {
 	bw := c.panel(c.bwLabel)
 	bw.Title.Text = c.title
+	bw.Y.Tick.Marker = plot.TickerFunc(niceTicks(strconv.FormatFloat))
 	var iops *plot.Plot
 	if c.random {
 		iops = c.panel(c.iopsLabel)
-		iops.Y.Tick.Marker = plot.TickerFunc(counts)
+		iops.Y.Tick.Marker = plot.TickerFunc(niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) }))
 	}
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
@@ -29,12 +32,18 @@ func (c content) panels() (*plot.Plot, *plot.Plot, plot.Legend, error) {
 		}
 		bw.Add(ln, sc)
 		legend.Add(l.legend, ln, sc)
+		if err := addSpread(bw, l.bw, l.bwErr, l); err != nil {
+			return nil, nil, legend, err
+		}
 		if iops != nil && len(l.iops) > 0 {
 			ln, sc, err := styled(l.iops, l)
 			if err != nil {
 				return nil, nil, legend, fmt.Errorf("%s: %w", l.legend, err)
 			}
 			iops.Add(ln, sc)
+			if err := addSpread(iops, l.iops, l.iopsErr, l); err != nil {
+				return nil, nil, legend, err
+			}
 		}
 	}
 	for _, p := range []*plot.Plot{bw, iops} {
@@ -43,6 +52,23 @@ func (c content) panels() (*plot.Plot, *plot.Plot, plot.Legend, error) {
 		}
 	}
 	return bw, iops, legend, nil
+}
+
+// addSpread draws a line's iteration ranges as error bars in its colour.
+func addSpread(p *plot.Plot, xys plotter.XYs, errs plotter.YErrors, l line) error {
+	if !l.spread {
+		return nil
+	}
+	bars, err := plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{xys, errs})
+	if err != nil {
+		return fmt.Errorf("%s: %w", l.legend, err)
+	}
+	bars.Color, bars.Width, bars.CapWidth = phaseColor(l.phase), vg.Points(1.2), vg.Points(6)
+	p.Add(bars)
+	return nil
 }
 
 // panel is an empty plot with a log2 thread axis and a y axis from zero.
@@ -74,7 +100,10 @@ func (c content) render(dc draw.Canvas) error {
 		return err
 	}
 	r := legend.Rectangle(dc)
-	legendWidth := r.Max.X - r.Min.X + vg.Points(16)
+	// A quarter more than the legend measures in the embedded font: an
+	// SVG renderer that ignores embedded fonts (librsvg) substitutes a
+	// wider one, and the legend must still fit.
+	legendWidth := (r.Max.X-r.Min.X)*5/4 + vg.Points(16)
 	plots := draw.Crop(dc, 0, -legendWidth, 0, 0)
 	side := draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(8), -vg.Points(8), 0, -vg.Points(40))
 	if iops == nil {

@@ -81,6 +81,55 @@ func powersOfTwo(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
+// niceTicks labels a linear axis from zero at steps of 1, 2, 2.5 or 5
+// times a power of ten, five to nine of them, so values can be read off;
+// gonum's default labels only two or three. format prints a value.
+func niceTicks(format func(float64, byte, int, int) string) func(lo, hi float64) []plot.Tick {
+	return func(lo, hi float64) []plot.Tick {
+		// A step of at least an eighth of the span and at most twice that:
+		// five to nine labels.
+		step := niceStep((hi - lo) / 8)
+		if step <= 0 || math.IsInf(step, 0) || math.IsNaN(step) {
+			return plot.DefaultTicks{}.Ticks(lo, hi)
+		}
+		var ticks []plot.Tick
+		for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+			v := math.Round(v/step) * step // no 0.30000000000000004
+			ticks = append(ticks, plot.Tick{Value: v, Label: format(v, 'f', decimals(step), 64)})
+			minor := v + step/2
+			if minor < hi {
+				ticks = append(ticks, plot.Tick{Value: minor})
+			}
+		}
+		return ticks
+	}
+}
+
+// niceStep is the smallest of 1, 2, 2.5, 5 × 10^k at or above raw.
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 0
+	}
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= raw*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// decimals is how many decimals a multiple of step needs.
+func decimals(step float64) int {
+	for d := 0; d < 10; d++ {
+		s := step * math.Pow(10, float64(d))
+		if math.Abs(s-math.Round(s)) < 1e-9 {
+			return d
+		}
+	}
+	return 10
+}
+
 // counts labels an IOPS axis in thousands or millions ("250k", "1.5M"):
 // the default labels print "250000.00", which nobody reads at a glance.
 func counts(lo, hi float64) []plot.Tick {

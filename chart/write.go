@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	"io"
 	"os"
 
@@ -50,7 +51,10 @@ func SVG(w io.Writer, ss []*study.Sweep, size Size) error {
 		return err
 	}
 	width, height := points(size.Width), points(size.Height)
-	canvas := vgsvg.New(width, height)
+	// The fonts travel inside the file: a viewer without them would
+	// substitute its own, of other widths, and clip the legend.
+	canvas := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
+	paintBackground(canvas, width, height)
 	if err := c.render(draw.New(canvas)); err != nil {
 		return err
 	}
@@ -68,6 +72,7 @@ func PNG(w io.Writer, ss []*study.Sweep, size Size) error {
 	}
 	img := image.NewRGBA(image.Rect(0, 0, size.Width, size.Height))
 	canvas := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(dpi))
+	paintBackground(canvas, points(size.Width), points(size.Height))
 	if err := c.render(draw.New(canvas)); err != nil {
 		return err
 	}
@@ -75,6 +80,19 @@ func PNG(w io.Writer, ss []*study.Sweep, size Size) error {
 		return fmt.Errorf("writing PNG: %w", err)
 	}
 	return nil
+}
+
+// paintBackground makes the whole picture opaque white, so it reads the
+// same pasted on a dark slide or page as on a white one.
+func paintBackground(c vg.Canvas, w, h vg.Length) {
+	var p vg.Path
+	p.Move(vg.Point{})
+	p.Line(vg.Point{X: w})
+	p.Line(vg.Point{X: w, Y: h})
+	p.Line(vg.Point{Y: h})
+	p.Close()
+	c.SetColor(color.White)
+	c.Fill(p)
 }
 
 // points converts pixels at dpi to the layout unit.

@@ -26,6 +26,15 @@ func (s *Sweep) Hosts() int {
 	return n
 }
 
+// Ranks is the largest number of rank processes any point used.
+func (s *Sweep) Ranks() int {
+	n := 0
+	for _, p := range s.Points {
+		n = max(n, len(p.Hosts))
+	}
+	return n
+}
+
 // FSTypes lists the distinct filesystem types of the directory under test
 // over every point's hosts, sorted; more than one means the nodes did not
 // all see the same filesystem.
