@@ -97,6 +97,10 @@ func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []stri
 	if err != nil {
 		return nil, usageError{msg: err.Error()}
 	}
+	if !hasFlag(ours, "rand-time") {
+		// IOzone's random tests do every operation.
+		args = append(args, "--rand-time", "0")
+	}
 	if !hasFlag(ours, "read-shift") {
 		// IOzone reads on the node that wrote: so do we, unless asked.
 		args = append(args, "--read-shift", "0")

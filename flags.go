@@ -40,6 +40,7 @@ func ioFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "allow-mixed-fs", Usage: "run even when the nodes' --dir are on different filesystems"},
 		&cli.IntFlag{Name: "iterations", Value: 1, Usage: "run every phase this many times"},
 		&cli.DurationFlag{Name: "stonewall", Usage: "stop timing a phase after this long (writers finish their files untimed)"},
+		&cli.DurationFlag{Name: "rand-time", Value: 2 * time.Minute, Usage: "random phases stop after this long (IOzone does file size / record operations, which over a large aggregate takes hours); 0 runs every operation"},
 		&cli.IntFlag{Name: "local-ranks", Value: 1, Usage: "rank processes on this machine when no hosts are given"},
 		&cli.DurationFlag{Name: "heartbeat-timeout", Value: 5 * time.Second, Usage: "a rank or coordinator silent this long fails the job"},
 	}
@@ -66,7 +67,7 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 		Dir: c.String("dir"), Threads: c.Int("threads"), Fsync: c.Bool("fsync"),
 		Direct: c.Bool("direct"), Verify: c.Bool("verify"), Keep: c.Bool("keep"),
 		DropCaches: c.String("drop-caches"), Iterations: c.Int("iterations"),
-		Stonewall: c.Duration("stonewall"), LocalRanks: c.Int("local-ranks"),
+		Stonewall: c.Duration("stonewall"), RandTime: c.Duration("rand-time"), LocalRanks: c.Int("local-ranks"),
 		HeartbeatTimeout: c.Duration("heartbeat-timeout"), Version: fullVersion(),
 		CommandLine: strings.Join(os.Args, " "), Label: c.String("label"),
 	}

@@ -3,6 +3,7 @@ package coordinator
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"ioswarm/launcher"
 	"ioswarm/result"
@@ -111,5 +112,22 @@ func TestSizeAutoSettlesTheJobsSizes(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "--total auto: 22.0 GiB") {
 		t.Errorf("log %q", log.String())
+	}
+}
+
+// --rand-time bounds random phases only, and only where it is shorter
+// than --stonewall.
+func TestRandTimeBoundsRandomPhases(t *testing.T) {
+	j := &job{o: Options{RandTime: 2 * time.Minute}}
+	if j.stonewall("write") != 0 || j.stonewall("randread") != 2*time.Minute || j.stonewall("randwrite") != 2*time.Minute {
+		t.Errorf("rand-time 2m: write %v randread %v", j.stonewall("write"), j.stonewall("randread"))
+	}
+	j.o.Stonewall = time.Minute
+	if j.stonewall("randread") != time.Minute || j.stonewall("read") != time.Minute {
+		t.Errorf("stonewall 1m under rand-time 2m: %v", j.stonewall("randread"))
+	}
+	j.o.Stonewall, j.o.RandTime = 5*time.Minute, 0
+	if j.stonewall("randread") != 5*time.Minute {
+		t.Errorf("rand-time 0: %v", j.stonewall("randread"))
 	}
 }

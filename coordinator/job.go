@@ -103,7 +103,7 @@ func (s *Session) newJob(o Options) (*job, error) {
 			StonewallNS: int64(o.Stonewall), Verify: o.Verify, Keep: o.Keep,
 			ReadShift: shift, ReadShiftRequested: shiftWord(o.ReadShift), ServerCache: o.ServerCache,
 			TotalAuto: o.TotalAuto, AllowMixedFS: o.AllowMixedFS, ThreadsFrom: o.ThreadsFrom,
-			Engine: o.Engine, IODepth: o.IODepth,
+			Engine: o.Engine, IODepth: o.IODepth, RandTimeNS: int64(o.RandTime),
 		},
 	}
 	if note != "" {

@@ -34,7 +34,10 @@ type Options struct {
 	DropCaches  string // auto, on, off
 	Iterations  int
 	Stonewall   time.Duration
-	LocalRanks  int
+	// RandTime bounds the timed part of random phases (0: none), so that
+	// a random phase over a large aggregate cannot run for hours unasked.
+	RandTime   time.Duration
+	LocalRanks int
 	// ReadShift rotates the read phases' files this many nodes along
 	// (ReadShiftAuto: one node when there are two or more).
 	ReadShift int
@@ -136,6 +139,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Iterations < 1 {
 		return usagef("--iterations %d: must be at least 1", o.Iterations)
+	}
+	if o.RandTime < 0 {
+		return usagef("--rand-time %s: must not be negative (0 times every operation)", o.RandTime)
 	}
 	if o.Stonewall < 0 {
 		return usagef("--stonewall %s: must not be negative", o.Stonewall)

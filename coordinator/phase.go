@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"ioswarm/clock"
@@ -47,7 +48,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	}
 	release := clock.Now() + int64(releaseLead) + 4*maxErr
 	if j.o.Progress != nil {
-		j.o.Progress.Start(name, iter, j.o.Total)
+		j.o.Progress.Start(name, iter, j.o.Total, j.stonewall(name))
 		stop, followed := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(followed)
@@ -58,7 +59,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	}
 	raw, err := j.s.coord.Call(ctx, rank.KindRun, func(r int) any {
 		return rank.Run{Phase: name, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
-			StonewallNS: int64(j.o.Stonewall)}
+			StonewallNS: int64(j.stonewall(name))}
 	})
 	if err != nil {
 		return p, err
@@ -246,4 +247,14 @@ func (j *job) readWarnings(p *result.Phase) {
 			j.warn(w)
 		}
 	}
+}
+
+// stonewall is the phase's time limit: --stonewall, and for random
+// phases --rand-time when that is shorter.
+func (j *job) stonewall(name string) time.Duration {
+	sw := j.o.Stonewall
+	if strings.HasPrefix(name, "rand") && j.o.RandTime > 0 && (sw == 0 || j.o.RandTime < sw) {
+		sw = j.o.RandTime
+	}
+	return sw
 }

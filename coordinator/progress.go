@@ -14,8 +14,9 @@ import (
 // have; the timed loops only store atomics.
 type Progress interface {
 	// Start is called as a phase is released; total is the bytes the
-	// phase will move if it runs to the end.
-	Start(phase string, iteration int, total int64)
+	// phase will move if it runs to the end, limit the time after which
+	// it stops being timed (its stonewall; 0 = none).
+	Start(phase string, iteration int, total int64, limit time.Duration)
 	// Update reports the bytes all ranks had moved, elapsed after release.
 	Update(done int64, elapsed time.Duration)
 	// End is called when the phase's records are in.

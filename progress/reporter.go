@@ -25,14 +25,15 @@ type Reporter struct {
 	interval time.Duration
 	clock    func() time.Time
 
-	mu     sync.Mutex
-	prefix string
-	cur    *phaseState // nil between phases
-	shown  bool        // a TTY line is on screen
-	idle   bool        // Plain: "starting" printed, nothing since
-	drawn  time.Duration
-	stop   chan struct{}
-	ticker sync.WaitGroup
+	mu      sync.Mutex
+	prefix  string
+	cur     *phaseState // nil between phases
+	shown   bool        // a TTY line is on screen
+	idle    bool        // Plain: "starting" printed, nothing since
+	started time.Time   // Plain: when the current phase started
+	drawn   time.Duration
+	stop    chan struct{}
+	ticker  sync.WaitGroup
 }
 
 // New returns a Reporter writing to w, or nil for Off. Auto picks TTY
@@ -53,18 +54,22 @@ func (r *Reporter) SetPrefix(p string) {
 	r.prefix = p
 }
 
-// Start begins showing a phase that will move total bytes.
-func (r *Reporter) Start(phase string, iteration int, total int64) {
+// Start begins showing a phase that will move total bytes, or stop being
+// timed after limit (its stonewall; 0 = none), whichever comes first. In
+// plain mode a line says at once that it started, however short it is.
+func (r *Reporter) Start(phase string, iteration int, total int64, limit time.Duration) {
 	r.End() // a phase never left unended
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.cur = &phaseState{name: phase, iteration: iteration, total: total}
+	r.cur = &phaseState{name: phase, iteration: iteration, total: total, limit: limit}
 	r.drawn = 0
-	r.idle = false
+	r.idle = true
 	if r.tty {
 		r.draw()
 		return
 	}
+	r.started = r.clock()
+	r.write(r.started.Format("15:04:05") + " " + r.line() + "\n")
 	r.stop = make(chan struct{})
 	r.ticker.Add(1)
 	go r.tick(r.stop)
@@ -87,20 +92,29 @@ func (r *Reporter) Update(done int64, elapsed time.Duration) {
 
 // End stops showing the current phase: the terminal line is erased (the
 // results table is the record) and the plain ticker stops.
+// In plain mode a line says that it ended, so a batch log shows every
+// phase, however short.
 func (r *Reporter) End() {
 	r.mu.Lock()
 	stop := r.stop
 	r.stop = nil
+	r.mu.Unlock()
+	if stop != nil {
+		// The ticker takes r.mu: let it finish before the last line.
+		close(stop)
+		r.ticker.Wait()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.tty && r.shown {
 		r.write(clearLine)
 		r.shown = false
 	}
-	r.cur = nil
-	r.mu.Unlock()
-	if stop != nil {
-		close(stop)
-		r.ticker.Wait()
+	if !r.tty && r.cur != nil {
+		now := r.clock()
+		r.write(now.Format("15:04:05") + " " + r.label() + ": ended after " + etaText(now.Sub(r.started)) + "\n")
 	}
+	r.cur = nil
 }
 
 // tick prints a plain line every interval until stop is closed.
@@ -115,7 +129,7 @@ func (r *Reporter) tick(stop <-chan struct{}) {
 		case <-t.C:
 			r.mu.Lock()
 			// "starting" says nothing new the second time: a phase that
-			// has not reported yet is printed once until it does.
+			// has not reported yet is printed once (by Start) until it does.
 			if r.cur != nil && !(r.idle && len(r.cur.samples) == 0) {
 				r.idle = len(r.cur.samples) == 0
 				r.write(r.clock().Format("15:04:05") + " " + r.line() + "\n")
@@ -132,7 +146,10 @@ func (r *Reporter) draw() {
 }
 
 // line is the text of the current phase's progress; r.mu is held.
-func (r *Reporter) line() string {
+func (r *Reporter) line() string { return r.label() + ": " + r.cur.summary() }
+
+// label names the current phase; r.mu is held.
+func (r *Reporter) label() string {
 	var b strings.Builder
 	if r.prefix != "" {
 		b.WriteString(r.prefix + " ")
@@ -141,7 +158,6 @@ func (r *Reporter) line() string {
 	if r.cur.iteration > 1 {
 		fmt.Fprintf(&b, " (iteration %d)", r.cur.iteration)
 	}
-	b.WriteString(": " + r.cur.summary())
 	return b.String()
 }
 

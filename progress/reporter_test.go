@@ -39,7 +39,7 @@ func TestTTYRedrawsOneLine(t *testing.T) {
 	var out syncBuffer
 	r := New(&out, TTY, time.Hour)
 	r.SetPrefix("[4 threads]")
-	r.Start("write", 1, 2*gib)
+	r.Start("write", 1, 2*gib, 0)
 	r.Update(gib/2, time.Second)
 	r.Update(gib, 2*time.Second)
 	r.Update(gib+1, 2*time.Second+time.Millisecond) // within redrawEvery: not drawn
@@ -57,26 +57,31 @@ func TestTTYRedrawsOneLine(t *testing.T) {
 	}
 }
 
-// In plain mode whole lines appear every interval, with a time of day,
-// and nothing else: no carriage returns, no escapes, nothing at start or
-// end, nothing after End.
+// In plain mode whole lines appear: one as the phase starts, one every
+// interval with a time of day, one as it ends, and nothing else: no
+// carriage returns, no escapes, nothing after End.
 func TestPlainIntervalLinesOnly(t *testing.T) {
 	var out syncBuffer
 	r := New(&out, Plain, 20*time.Millisecond)
-	r.Start("read", 2, 4*gib)
+	r.Start("read", 2, 4*gib, 0)
 	r.Update(gib, 2*time.Second)
 	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(out.String(), "\n") < 3 && time.Now().Before(deadline) {
+	for strings.Count(out.String(), "\n") < 4 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	r.End()
 	got := out.String()
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	if len(lines) < 3 {
+	if len(lines) < 4 {
 		t.Fatalf("%d lines in 10s at a 20ms interval: %q", len(lines), got)
 	}
+	first := regexp.MustCompile(`^\d\d:\d\d:\d\d read \(iteration 2\): starting$`)
 	line := regexp.MustCompile(`^\d\d:\d\d:\d\d read \(iteration 2\):  25\.0%  0\.537 GB/s  1\.00 GiB of 4\.00 GiB  ETA 6s$`)
-	for _, l := range lines {
+	last := regexp.MustCompile(`^\d\d:\d\d:\d\d read \(iteration 2\): ended after \S+$`)
+	if !first.MatchString(lines[0]) || !last.MatchString(lines[len(lines)-1]) {
+		t.Errorf("first %q, last %q", lines[0], lines[len(lines)-1])
+	}
+	for _, l := range lines[1 : len(lines)-1] {
 		if !line.MatchString(l) {
 			t.Errorf("unexpected line %q", l)
 		}
@@ -90,12 +95,38 @@ func TestPlainIntervalLinesOnly(t *testing.T) {
 	}
 }
 
+// A phase shorter than the interval still leaves a line as it starts
+// and one as it ends in a batch log.
+func TestPlainShortPhaseLeavesLines(t *testing.T) {
+	var out syncBuffer
+	r := New(&out, Plain, time.Hour)
+	r.Start("randread", 1, gib, 0)
+	r.End()
+	got := out.String()
+	if !strings.Contains(got, "randread: starting\n") || !strings.Contains(got, "randread: ended after") {
+		t.Errorf("short phase in a batch log:\n%s", got)
+	}
+}
+
+// The ETA of a phase with a stonewall is the time left before it.
+func TestETAHonoursTheStonewall(t *testing.T) {
+	p := &phaseState{name: "randread", total: 100 * gib, limit: 10 * time.Second}
+	p.add(gib, 2*time.Second) // 0.5 GiB/s: 198 s to the end, 8 s to the stonewall
+	if s := p.summary(); !strings.HasSuffix(s, "ETA 8s") {
+		t.Errorf("summary %q, want ETA 8s", s)
+	}
+	p.limit = 0
+	if s := p.summary(); strings.HasSuffix(s, "ETA 8s") {
+		t.Errorf("no stonewall: %q", s)
+	}
+}
+
 // A phase no rank has reported on yet is shown as starting once, not at
 // every interval; its first figures then appear as usual.
 func TestPlainStartingOnce(t *testing.T) {
 	var out syncBuffer
 	r := New(&out, Plain, 10*time.Millisecond)
-	r.Start("write", 1, 4*gib)
+	r.Start("write", 1, 4*gib, 0)
 	time.Sleep(80 * time.Millisecond) // several intervals with no update
 	r.Update(gib, 2*time.Second)
 	deadline := time.Now().Add(10 * time.Second)
@@ -116,7 +147,7 @@ func TestPlainStartingOnce(t *testing.T) {
 func TestUpdateAfterEndIgnored(t *testing.T) {
 	var out syncBuffer
 	r := New(&out, TTY, time.Hour)
-	r.Start("write", 1, gib)
+	r.Start("write", 1, gib, 0)
 	r.End()
 	before := out.String()
 	r.Update(gib/2, time.Second)
@@ -171,7 +202,7 @@ func TestLogLinesDoNotCollide(t *testing.T) {
 	r := New(&out, TTY, time.Hour)
 	log := r.Writer(&out)
 	fmt.Fprintf(log, "before any phase\n")
-	r.Start("write", 1, gib)
+	r.Start("write", 1, gib, 0)
 	fmt.Fprintf(log, "warning: something\n")
 	r.End()
 	want := "before any phase\n" + clearLine + "write: starting" + clearLine + "warning: something\n" +
@@ -190,7 +221,7 @@ func TestConcurrentUse(t *testing.T) {
 		log := r.Writer(&out)
 		var wg sync.WaitGroup
 		for p := 0; p < 20; p++ {
-			r.Start("write", p+1, gib)
+			r.Start("write", p+1, gib, 0)
 			wg.Add(2)
 			go func() {
 				defer wg.Done()

@@ -21,7 +21,8 @@ type phaseState struct {
 	name      string
 	iteration int
 	total     int64
-	samples   []sample // within rateWindow of the latest, but at least two
+	limit     time.Duration // the phase stops being timed then (stonewall); 0 = none
+	samples   []sample      // within rateWindow of the latest, but at least two
 }
 
 func (p *phaseState) add(done int64, elapsed time.Duration) {
@@ -70,11 +71,19 @@ func (p *phaseState) summary() string {
 	}
 	rate := p.rate()
 	eta := "-"
+	last := p.samples[len(p.samples)-1].elapsed
 	switch {
 	case done >= p.total:
 		eta = "0s"
 	case rate > 0:
-		eta = etaText(time.Duration(float64(p.total-done) / rate * float64(time.Second)))
+		left := time.Duration(float64(p.total-done) / rate * float64(time.Second))
+		if p.limit > 0 && p.limit-last < left {
+			// The stonewall ends the timing first.
+			left = max(p.limit-last, 0)
+		}
+		eta = etaText(left)
+	case p.limit > 0:
+		eta = etaText(max(p.limit-last, 0))
 	}
 	return fmt.Sprintf("%5.1f%%  %s  %s of %s  ETA %s", pct, rateText(rate), units.FormatBytes(done), units.FormatBytes(p.total), eta)
 }

@@ -62,6 +62,8 @@ type Config struct {
 	// or io_uring, with IODepth operations in flight per thread at most.
 	Engine  string `json:"engine,omitempty"`
 	IODepth int    `json:"iodepth,omitempty"`
+	// RandTimeNS bounds the timed part of random phases (--rand-time).
+	RandTimeNS int64 `json:"rand_time_ns,omitempty"`
 }
 
 // Host is one rank's node.

@@ -17,8 +17,9 @@ import (
 )
 
 // progressLine is one progress report: phase, then "starting" before the
-// ranks' first counts, else percent, rate, amount and ETA.
-const progressLine = `(write|read): (starting|\s*\d+\.\d%  \d+\.\d{3} GB/s  \d.* of \d.*  ETA \S+)`
+// ranks' first counts, else percent, rate, amount and ETA, and in a log
+// "ended after" as the phase ends.
+const progressLine = `(write|read): (starting|\s*\d+\.\d%  \d+\.\d{3} GB/s  \d.* of \d.*  ETA \S+|ended after \S+)`
 
 // With stderr on a real pseudo-terminal, auto mode redraws one line in
 // place: carriage return and erase, never a new line per report.
@@ -91,6 +92,12 @@ func TestProgressPlainLines(t *testing.T) {
 	}
 	if len(lines) < 1 || lines[0] == "" {
 		t.Fatalf("no progress line at a 200ms interval: %q", stderr)
+	}
+	// Each phase, however short, says in the log that it started and ended.
+	for _, phase := range []string{"write", "read"} {
+		if !strings.Contains(stderr, phase+": starting\n") || !strings.Contains(stderr, phase+": ended after") {
+			t.Errorf("%s has no start and end line in the log:\n%s", phase, stderr)
+		}
 	}
 }
 
