@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/chart"
+	"ioswarm/report"
 	"ioswarm/study"
 )
 
@@ -44,8 +47,11 @@ func plotCommand() *cli.Command {
 		ArgsUsage: "FILE.json...",
 		Description: "Each file is a line per phase; files given the same --label at run time are joined\n" +
 			"into one line (single runs at different thread counts, for instance). The chart goes next\n" +
-			"to the first file with the same base name, or where --chart says.",
-		Flags:  chartFlags(),
+			"to the first file with the same base name, or where --chart says.\n" +
+			"--timeline draws one run's phases over time instead (FILE-timeline.svg and .png).",
+		Flags: append(chartFlags(),
+			&cli.BoolFlag{Name: "timeline", Usage: "draw a single run's GB/s (and IOPS) over time, from the series in its result file"},
+			&cli.BoolFlag{Name: "by-node", Usage: "with --timeline: a line per node"}),
 		Action: plotAction,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return usageError{msg: err.Error()}
@@ -61,6 +67,12 @@ func plotAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.Bool("timeline") {
+		return plotTimeline(c, size)
+	}
+	if c.Bool("by-node") {
+		return usageError{msg: "plot: --by-node goes with --timeline"}
+	}
 	ss, err := loadStudies(c.Args().Slice())
 	if err != nil {
 		return err
@@ -74,6 +86,33 @@ func plotAction(c *cli.Context) error {
 		base = c.Args().First()
 	}
 	return drawChart(os.Stdout, base, ss, size)
+}
+
+// plotTimeline draws one run over time.
+func plotTimeline(c *cli.Context, size chart.Size) error {
+	if c.Args().Len() != 1 {
+		return usageError{msg: "plot --timeline: name one result file of a single run"}
+	}
+	path := c.Args().First()
+	f, err := os.Open(path)
+	if err != nil {
+		return usageError{msg: err.Error()}
+	}
+	job, err := report.LoadJob(f, path)
+	f.Close()
+	if err != nil {
+		return usageError{msg: err.Error()}
+	}
+	base := c.String("chart")
+	if base == "" {
+		base = strings.TrimSuffix(path, filepath.Ext(path)) + "-timeline"
+	}
+	svg, png, err := chart.WriteTimeline(base, job, c.Bool("by-node"), size)
+	if err != nil {
+		return fmt.Errorf("plot --timeline %s: %w", path, err)
+	}
+	fmt.Printf("chart: %s, %s\n", svg, png)
+	return nil
 }
 
 // loadStudies reads result files; a file that cannot be read is the

@@ -131,3 +131,22 @@ func TestRandTimeBoundsRandomPhases(t *testing.T) {
 		t.Errorf("rand-time 0: %v", j.stonewall("randread"))
 	}
 }
+
+func TestSeriesStep(t *testing.T) {
+	for window, want := range map[int64]int64{
+		1e5:    1e6,  // a tenth of a millisecond: the 1 ms minimum
+		400e6:  1e6,  // 400 ms in 400 intervals
+		1e9:    2e6,  // 1 s: 2 ms, 500 intervals
+		3e9:    1e7,  // 3 s: 6 ms rounds up to 10 ms
+		3600e9: 1e10, // an hour: 7.2 s rounds up to 10 s
+	} {
+		got := seriesStep(window, 1<<40)
+		if got != want || (window+got-1)/got > maxIntervals {
+			t.Errorf("seriesStep(%d) = %d, want %d (at most %d intervals)", window, got, want, maxIntervals)
+		}
+	}
+	// 32 records in 800 ms: about 8 completions an interval, 200 ms.
+	if got := seriesStep(800e6, 32); got != 2e8 {
+		t.Errorf("seriesStep(800ms, 32 ops) = %d, want 200ms", got)
+	}
+}

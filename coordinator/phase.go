@@ -71,6 +71,9 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := figures.Reduce(&p); err != nil {
 		return p, fmt.Errorf("reduce: %w", err)
 	}
+	if err := j.series(ctx, &p); err != nil {
+		return p, err
+	}
 	p.TimedBytes = p.Bytes
 	if j.o.Engine == "io_uring" {
 		p.IODepth = j.o.IODepth

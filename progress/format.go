@@ -11,6 +11,15 @@ func rateText(bps float64) string {
 }
 
 // etaText prints a remaining time coarsely: "45s", "3m05s", "2h10m".
+// elapsedText is how long a phase took: tenths of a second under a
+// minute (a short phase would read "0s"), else as etaText.
+func elapsedText(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return etaText(d)
+}
+
 func etaText(d time.Duration) string {
 	s := int64(d.Round(time.Second) / time.Second)
 	switch {

@@ -112,7 +112,7 @@ func (r *Reporter) End() {
 	}
 	if !r.tty && r.cur != nil {
 		now := r.clock()
-		r.write(now.Format("15:04:05") + " " + r.label() + ": ended after " + etaText(now.Sub(r.started)) + "\n")
+		r.write(now.Format("15:04:05") + " " + r.label() + ": ended after " + elapsedText(now.Sub(r.started)) + "\n")
 	}
 	r.cur = nil
 }

@@ -15,6 +15,7 @@ const (
 	KindResident  = "resident"  // Resident → ResidentReply: page-cache residency of the files a phase uses
 	KindRun       = "run"       // Run → RunReply: one timed phase
 	KindFirstDone = "firstdone" // FirstDone → FirstDoneReply
+	KindSeries    = "series"    // Series → SeriesReply: operations done over time
 	KindCleanup   = "cleanup"   // Empty → Empty: remove this rank's files
 	KindManifest  = "manifest"  // WriteManifest → Empty: describe the kept files
 	KindFindKept  = "findkept"  // FindManifest → Manifest: a kept job's manifest

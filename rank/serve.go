@@ -138,6 +138,12 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 			return nil, err
 		}
 		return s.runPhase(ctx, in)
+	case KindSeries:
+		var in Series
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		return s.series(in), nil
 	case KindFirstDone:
 		var in FirstDone
 		if err := decode(req, &in); err != nil {

@@ -50,3 +50,25 @@ func TestRotatedReadOfAMissingFileNamesTheWriter(t *testing.T) {
 		t.Errorf("missing rotated file: %v", err)
 	}
 }
+
+// The series counts each thread's timed operations by each boundary,
+// and all of them once the thread has ended.
+func TestSeriesCountsTimedOperations(t *testing.T) {
+	w := testWorker(t, 16*4096)
+	runPhaseOn(t, w, testParams("write", 4096))
+	s := &state{workers: []*worker{w, w}}
+	start, end := w.rec.StartNS, w.rec.EndNS
+	step := (end - start) / 4
+	got := s.series(Series{Start: start, Step: step, N: 5}).Ops
+	if len(got) != 5 || got[4] != 2*w.rec.Ops {
+		t.Fatalf("series %v, want it to end at %d", got, 2*w.rec.Ops)
+	}
+	for k := 1; k < len(got); k++ {
+		if got[k] < got[k-1] {
+			t.Errorf("series %v is not cumulative", got)
+		}
+	}
+	if n := len(s.series(Series{Start: start, Step: 1, N: 1 << 30}).Ops); n != maxSeries {
+		t.Errorf("a huge request gave %d boundaries, want the cap %d", n, maxSeries)
+	}
+}

@@ -88,6 +88,26 @@ type Host struct {
 	Stripe       string   `json:"stripe,omitempty"`
 }
 
+// Series is a phase's time series: Bytes[k] and Ops[k] completed in the
+// interval [StartNS + k·StepNS, StartNS + (k+1)·StepNS) on the
+// coordinator's clock, from the phase's earliest thread start; the
+// intervals cover its window. Counts are exact at operation granularity
+// and add up to the phase's bytes and ops; rates are never averaged.
+type Series struct {
+	StartNS int64        `json:"start_ns"`
+	StepNS  int64        `json:"step_ns"`
+	Bytes   []int64      `json:"bytes"`
+	Ops     []int64      `json:"ops"`
+	ByHost  []HostSeries `json:"by_host,omitempty"`
+}
+
+// HostSeries is one node's part of a Series, interval by interval.
+type HostSeries struct {
+	Host  string  `json:"host"`
+	Bytes []int64 `json:"bytes"`
+	Ops   []int64 `json:"ops"`
+}
+
 // HostResidency is the fraction of the pages a host's threads were about
 // to read that were in that host's page cache as the phase started.
 type HostResidency struct {
@@ -149,6 +169,8 @@ type Phase struct {
 	IODepth             int     `json:"iodepth,omitempty"`
 	IODepthAchievedMean float64 `json:"iodepth_achieved_mean,omitempty"`
 	IODepthAchievedMax  int     `json:"iodepth_achieved_max,omitempty"`
+	// Series is the phase over time: what completed in each interval.
+	Series *Series `json:"series,omitempty"`
 	// ResidentByHost is ResidentFraction node by node.
 	ResidentByHost []HostResidency `json:"resident_by_host,omitempty"`
 	CacheGuard     *CacheGuard     `json:"cache_guard,omitempty"`

@@ -1,0 +1,197 @@
+package chart
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"ioswarm/result"
+)
+
+// tline is one phase iteration (or one node's part of it) over time.
+type tline struct {
+	legend string
+	phase  string
+	node   int // index of the node for dash patterns; 0 for the whole phase
+	bw     plotter.XYs
+	iops   plotter.XYs // random phases only
+}
+
+// timeline is what a timeline chart draws: each phase's series placed on
+// one time axis, seconds from the job's first phase start.
+type timeline struct {
+	title  string
+	lines  []tline
+	random bool
+}
+
+// timelineOf turns a job's series into lines, per node when byNode.
+func timelineOf(job *result.Job, byNode bool) (timeline, error) {
+	t := timeline{}
+	var origin int64
+	for _, p := range job.Phases {
+		if p.Series != nil && (origin == 0 || p.Series.StartNS < origin) {
+			origin = p.Series.StartNS
+		}
+	}
+	for _, p := range job.Phases {
+		s := p.Series
+		if s == nil {
+			continue
+		}
+		name := p.Name
+		if p.Iteration > 1 {
+			name = fmt.Sprintf("%s #%d", p.Name, p.Iteration)
+		}
+		random := strings.HasPrefix(p.Name, "rand")
+		t.random = t.random || random
+		add := func(legend string, node int, bytesIn, opsIn []int64) {
+			l := tline{legend: legend, phase: p.Name, node: node}
+			step := float64(s.StepNS) / 1e9
+			for k := range bytesIn {
+				// Each interval's figure is drawn at its middle.
+				x := (float64(s.StartNS-origin)/1e9 + (float64(k)+0.5)*step)
+				l.bw = append(l.bw, plotter.XY{X: x, Y: float64(bytesIn[k]) / step / 1e9})
+				if random {
+					l.iops = append(l.iops, plotter.XY{X: x, Y: float64(opsIn[k]) / step})
+				}
+			}
+			t.lines = append(t.lines, l)
+		}
+		if !byNode || len(s.ByHost) == 0 {
+			add(name, 0, s.Bytes, s.Ops)
+			continue
+		}
+		for n, h := range s.ByHost {
+			add(name+" · "+h.Host, n, h.Bytes, h.Ops)
+		}
+	}
+	if len(t.lines) == 0 {
+		return t, errors.New("no phase with a time series to draw (result files from before ioswarm kept series have none)")
+	}
+	nodes := map[string]bool{}
+	for _, h := range job.Hosts {
+		nodes[h.Host] = true
+	}
+	on := fmt.Sprintf("%d nodes", len(nodes))
+	if len(nodes) == 1 {
+		on = "1 node"
+	}
+	t.title = fmt.Sprintf("ioswarm timeline: job %s\n%d threads on %s; each point: one interval's bytes (ops) / its length",
+		job.JobID, job.Config.Threads, on)
+	return t, nil
+}
+
+// WriteTimeline draws a job's phases over time as SVG and PNG for base
+// (see Paths): GB/s against seconds, and IOPS for random phases.
+func WriteTimeline(base string, job *result.Job, byNode bool, size Size) (svgPath, pngPath string, err error) {
+	t, err := timelineOf(job, byNode)
+	if err != nil {
+		return "", "", err
+	}
+	svgPath, pngPath = Paths(base)
+	width, height := points(size.Width), points(size.Height)
+	svgCanvas := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
+	paintBackground(svgCanvas, width, height)
+	if err := t.render(draw.New(svgCanvas)); err != nil {
+		return "", "", err
+	}
+	var svg, png bytes.Buffer
+	if _, err := svgCanvas.WriteTo(&svg); err != nil {
+		return "", "", fmt.Errorf("writing SVG: %w", err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, size.Width, size.Height))
+	pngCanvas := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(dpi))
+	paintBackground(pngCanvas, width, height)
+	if err := t.render(draw.New(pngCanvas)); err != nil {
+		return "", "", err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: pngCanvas}).WriteTo(&png); err != nil {
+		return "", "", fmt.Errorf("writing PNG: %w", err)
+	}
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{{svgPath, svg.Bytes()}, {pngPath, png.Bytes()}} {
+		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+			return "", "", fmt.Errorf("chart: %w", err)
+		}
+	}
+	return svgPath, pngPath, nil
+}
+
+func (t timeline) render(dc draw.Canvas) error {
+	bw := timePanel("bandwidth, GB/s (10^9 B/s)")
+	bw.Title.Text = t.title
+	bw.Y.Tick.Marker = plot.TickerFunc(niceTicks(strconv.FormatFloat))
+	var iops *plot.Plot
+	if t.random {
+		iops = timePanel("IOPS")
+		iops.Y.Tick.Marker = plot.TickerFunc(niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) }))
+	}
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.TextStyle.Font.Variant = "Sans"
+	legend.ThumbnailWidth = vg.Points(30)
+	for _, l := range t.lines {
+		ln, err := plotter.NewLine(l.bw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", l.legend, err)
+		}
+		ln.Color, ln.Width, ln.Dashes = phaseColor(l.phase), vg.Points(1.5), dashes(l.node)
+		bw.Add(ln)
+		legend.Add(l.legend, ln)
+		if iops != nil && len(l.iops) > 0 {
+			li, err := plotter.NewLine(l.iops)
+			if err != nil {
+				return fmt.Errorf("%s: %w", l.legend, err)
+			}
+			li.Color, li.Width, li.Dashes = ln.Color, ln.Width, ln.Dashes
+			iops.Add(li)
+		}
+	}
+	for _, p := range []*plot.Plot{bw, iops} {
+		if p != nil {
+			p.Y.Max = max(p.Y.Max*1.08, 1e-3)
+			// Both panels on one time axis, from the first start.
+			p.X.Min, p.X.Max = 0, bw.X.Max
+		}
+	}
+	r := legend.Rectangle(dc)
+	legendWidth := (r.Max.X-r.Min.X)*5/4 + vg.Points(16)
+	plots := draw.Crop(dc, 0, -legendWidth, 0, 0)
+	side := draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(8), -vg.Points(8), 0, -vg.Points(40))
+	if iops == nil {
+		bw.Draw(plots)
+	} else {
+		tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(14), PadTop: vg.Points(4), PadBottom: vg.Points(4)}
+		cells := plot.Align([][]*plot.Plot{{bw}, {iops}}, tiles, plots)
+		bw.Draw(cells[0][0])
+		iops.Draw(cells[1][0])
+	}
+	legend.Draw(side)
+	return nil
+}
+
+// timePanel is an empty plot with a linear time axis and y from zero.
+func timePanel(yLabel string) *plot.Plot {
+	p := plot.New()
+	sans(p)
+	p.X.Label.Text = "seconds from the first phase's start"
+	p.Y.Label.Text = yLabel
+	p.X.Tick.Marker = plot.TickerFunc(niceTicks(strconv.FormatFloat))
+	p.Y.Min, p.Y.Max = 0, 0
+	p.Add(gridLines())
+	return p
+}
