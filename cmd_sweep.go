@@ -44,6 +44,9 @@ func sweepIOFlags() []cli.Flag {
 		case "total":
 			flags[i] = &cli.StringFlag{Name: "total",
 				Usage: "aggregate size, the same at every point and divided among its threads (default 1GiB unless --file-size)"}
+		case "iodepth":
+			flags[i] = &cli.StringFlag{Name: "iodepth", Value: "1",
+				Usage: "queue depths per thread with --engine io_uring, a list like --threads (1,4,16,64 or 1..64): every thread count runs at every depth"}
 		case "file-size":
 			flags[i] = &cli.StringFlag{Name: "file-size",
 				Usage: "size of each thread's file, the same at every point (instead of --total: the aggregate grows with the threads)"}
@@ -82,7 +85,15 @@ func sweepAction(c *cli.Context) error {
 			return usageError{msg: err.Error()}
 		}
 	}
+	depths, err := study.ParseThreads(c.String("iodepth"))
+	if err != nil {
+		return flagError("iodepth", c.String("iodepth"), err)
+	}
+	o.IODepth = depths[0]
 	plan := study.Plan{Base: o, Threads: threads}
+	if len(depths) > 1 {
+		plan.Depths = depths
+	}
 	out := newSweepPrinter(os.Stdout, format, plan.NewSweep(), c.String("csv"), o.Progress)
 	plan.Before, plan.After = out.before, out.after
 	sw, runErr := study.Run(c.Context, plan)
@@ -155,13 +166,17 @@ func newSweepPrinter(w io.Writer, format string, sw *study.Sweep, csvPath string
 
 // before names the point on the progress line; the table's header waits
 // for the first point so that a launch failure prints no empty table.
-func (s *sweepPrinter) before(threads int) {
+func (s *sweepPrinter) before(o coordinator.Options) {
 	if r, ok := s.progress.(*progress.Reporter); ok {
 		unit := "threads"
-		if threads == 1 {
+		if o.Threads == 1 {
 			unit = "thread"
 		}
-		r.SetPrefix(fmt.Sprintf("[%d %s]", threads, unit))
+		depth := ""
+		if len(s.sw.IODepths) > 1 {
+			depth = fmt.Sprintf(" qd%d", o.IODepth)
+		}
+		r.SetPrefix(fmt.Sprintf("[%d %s%s]", o.Threads, unit, depth))
 	}
 	if s.format == "table" && s.table == nil {
 		s.table = study.NewTable(s.w, s.sw)

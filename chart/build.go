@@ -3,6 +3,7 @@ package chart
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,6 +18,7 @@ type line struct {
 	legend string
 	phase  string
 	study  int // index of the study: picks dash pattern and marker
+	depth  int // the queue depth of a per-depth line; 0 otherwise
 	bw     plotter.XYs
 	iops   plotter.XYs // random phases only
 	// The iterations' range around each point (min below, max above),
@@ -33,7 +35,8 @@ type content struct {
 	lines              []line
 	random             bool // a random phase ran: draw the IOPS panel
 	minX, maxX         float64
-	iterations         int // the most iterations of any point: > 1 draws the range
+	iterations         int  // the most iterations of any point: > 1 draws the range
+	byDepth            bool // the x axis is the queue depth (a sweep over depth alone)
 }
 
 // contentOf turns studies into lines and labels. Points of runs that
@@ -42,19 +45,27 @@ func contentOf(ss []*study.Sweep) (content, error) {
 	if len(ss) == 0 {
 		return content{}, errors.New("nothing to draw")
 	}
-	c := content{minX: -1}
+	c := content{minX: -1, byDepth: true}
 	names := study.Names(ss...)
+	for _, s := range ss {
+		// Depth is the x axis only when every study swept depth alone.
+		c.byDepth = c.byDepth && s.DepthSwept() && len(threadCounts(s)) == 1
+	}
 	for i, s := range ss {
-		for _, phase := range s.Phases() {
-			l := line{legend: phase, phase: phase, study: i}
+		for _, g := range groupsOf(s, c.byDepth) {
+			phase := g.phase
+			l := line{legend: g.legend, phase: phase, study: i, depth: g.depth}
 			if len(ss) > 1 {
-				l.legend = phase + " · " + names[i]
+				l.legend = g.legend + " · " + names[i]
 			}
-			for _, f := range pointsOf(s, phase) {
+			for _, f := range g.points {
 				if f.Threads < 1 {
 					return content{}, fmt.Errorf("%s: a point of %d threads cannot be drawn on a log axis", names[i], f.Threads)
 				}
 				x := float64(f.Threads)
+				if c.byDepth {
+					x = float64(f.IODepth)
+				}
 				bs := f.BandwidthStat
 				l.bw = append(l.bw, plotter.XY{X: x, Y: f.Bandwidth / 1e9})
 				l.bwErr = append(l.bwErr, errorOf(f.Bandwidth/1e9, bs.Min/1e9, bs.Max/1e9, f.Iterations))
@@ -89,15 +100,62 @@ func errorOf(mean, lo, hi float64, iterations int) struct{ Low, High float64 } {
 	return struct{ Low, High float64 }{Low: mean - lo, High: hi - mean}
 }
 
-// pointsOf returns a study's complete figures for one phase, by threads.
-func pointsOf(s *study.Sweep, phase string) []study.Figure {
-	var out []study.Figure
-	for _, f := range s.Figures() {
-		if f.Phase == phase && f.Complete {
-			out = append(out, f)
+// group is one line's points: a phase, and in a sweep over threads and
+// depths together one depth of it.
+type group struct {
+	phase, legend string
+	depth         int // 0 when the line is not one depth's
+	points        []study.Figure
+}
+
+// groupsOf splits a study's complete figures into lines, each sorted
+// along the x axis: by depth when byDepth, else by threads, a line per
+// phase and depth when the study swept depths at several thread counts.
+func groupsOf(s *study.Sweep, byDepth bool) []group {
+	perDepth := s.DepthSwept() && !byDepth
+	var out []group
+	at := map[[2]any]int{}
+	for _, phase := range s.Phases() {
+		for _, f := range s.Figures() {
+			if f.Phase != phase || !f.Complete {
+				continue
+			}
+			k := [2]any{phase, 0}
+			if perDepth {
+				k[1] = f.IODepth
+			}
+			i, ok := at[k]
+			if !ok {
+				i = len(out)
+				at[k] = i
+				g := group{phase: phase, legend: phase}
+				if perDepth {
+					g.depth, g.legend = f.IODepth, fmt.Sprintf("%s qd%d", phase, f.IODepth)
+				}
+				out = append(out, g)
+			}
+			out[i].points = append(out[i].points, f)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Threads < out[j].Threads })
+	for i := range out {
+		sort.Slice(out[i].points, func(a, b int) bool {
+			if byDepth {
+				return out[i].points[a].IODepth < out[i].points[b].IODepth
+			}
+			return out[i].points[a].Threads < out[i].points[b].Threads
+		})
+	}
+	return out
+}
+
+// threadCounts lists the distinct thread counts of a study's points.
+func threadCounts(s *study.Sweep) []int {
+	var out []int
+	for _, p := range s.Points {
+		if !slices.Contains(out, p.Config.Threads) {
+			out = append(out, p.Config.Threads)
+		}
+	}
 	return out
 }
 
@@ -123,6 +181,9 @@ func (c *content) labels(ss []*study.Sweep, names []string) {
 	// The configuration is in the title's second line; the axes say only
 	// what they measure, so no label outgrows its panel.
 	c.xLabel = "threads (log2 scale)"
+	if c.byDepth {
+		c.xLabel = fmt.Sprintf("iodepth per thread (log2 scale), %d threads", ss[0].Points[0].Config.Threads)
+	}
 	c.bwLabel = "bandwidth, GB/s (10^9 B/s)"
 	c.iopsLabel = "IOPS"
 	if same && first.Setup.RandBlockSize > 0 {
@@ -134,7 +195,11 @@ func (c *content) labels(ss []*study.Sweep, names []string) {
 	}
 	if c.minX == c.maxX {
 		// One point is no study of scaling.
-		what += fmt.Sprintf(" at %g threads", c.minX)
+		unit := "threads"
+		if c.byDepth {
+			unit = "iodepth"
+		}
+		what += fmt.Sprintf(" at %g %s", c.minX, unit)
 	}
 	head := "ioswarm " + what + ": " + strings.Join(names, " vs ")
 	sub := subtitle(first)

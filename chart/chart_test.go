@@ -301,3 +301,39 @@ func TestDifferentConfigurationsTitle(t *testing.T) {
 		t.Errorf("title %q", c.title)
 	}
 }
+
+// A sweep over depth alone puts depth on the x axis; over threads and
+// depths together, a line per phase and depth along threads.
+func TestDepthSweeps(t *testing.T) {
+	mk := func(threads, depths []int) *study.Sweep {
+		s := &study.Sweep{Threads: threads, IODepths: depths, Setup: study.Setup{Phases: []string{"randread"}, RandBlockSize: 4096}}
+		for _, n := range threads {
+			for _, d := range depths {
+				s.Points = append(s.Points, &result.Job{Complete: true, Config: result.Config{Threads: n, IODepth: d},
+					Phases: []result.Phase{{Name: "randread", Iteration: 1, Bandwidth: float64(n*d) * 1e8, IOPS: float64(n*d) * 1e4}}})
+			}
+		}
+		return s
+	}
+	c, err := contentOf([]*study.Sweep{mk([]int{4}, []int{1, 8, 32})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.byDepth || c.minX != 1 || c.maxX != 32 || len(c.lines) != 1 || !strings.Contains(c.xLabel, "iodepth") {
+		t.Errorf("depth alone: byDepth %v x %v..%v, %d lines, x label %q", c.byDepth, c.minX, c.maxX, len(c.lines), c.xLabel)
+	}
+	c, err = contentOf([]*study.Sweep{mk([]int{1, 2, 4}, []int{1, 16})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var legends []string
+	for _, l := range c.lines {
+		legends = append(legends, l.legend)
+	}
+	if c.byDepth || c.maxX != 4 || !reflect.DeepEqual(legends, []string{"randread qd1", "randread qd16"}) {
+		t.Errorf("grid: byDepth %v max x %v legends %v", c.byDepth, c.maxX, legends)
+	}
+	if got := c.lines[1].iops[2].Y; got != 4*16*1e4 {
+		t.Errorf("4 threads at depth 16 drawn at %v IOPS", got)
+	}
+}

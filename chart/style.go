@@ -3,6 +3,7 @@ package chart
 import (
 	"image/color"
 	"math"
+	"math/bits"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -52,8 +53,14 @@ func styled(xys plotter.XYs, l line) (*plotter.Line, *plotter.Scatter, error) {
 		return nil, nil, err
 	}
 	c := phaseColor(l.phase)
-	ln.Color, ln.Width, ln.Dashes = c, vg.Points(2), dashes(l.study)
-	sc.Color, sc.Shape, sc.Radius = c, glyph(l.study), vg.Points(3.5)
+	// Studies differ in dashes and marks; so do the depths of one phase
+	// in a sweep over threads and depths together.
+	kind := l.study
+	if l.depth > 0 {
+		kind = bits.Len(uint(l.depth)) - 1
+	}
+	ln.Color, ln.Width, ln.Dashes = c, vg.Points(2), dashes(kind)
+	sc.Color, sc.Shape, sc.Radius = c, glyph(kind), vg.Points(3.5)
 	return ln, sc, nil
 }
 

@@ -20,6 +20,7 @@ import (
 type Pair struct {
 	Phase   string
 	Threads int
+	IODepth int
 	A, B    *Figure
 }
 
@@ -27,15 +28,15 @@ type Pair struct {
 // the order a ran them (then any only b ran), thread counts ascending.
 func Match(a, b *Sweep) []Pair {
 	type key struct {
-		phase   string
-		threads int
+		phase          string
+		threads, depth int
 	}
 	pairs := map[key]*Pair{}
 	add := func(s *Sweep, side func(*Pair, *Figure)) {
 		for _, f := range s.Figures() {
-			k := key{f.Phase, f.Threads}
+			k := key{f.Phase, f.Threads, f.IODepth}
 			if pairs[k] == nil {
-				pairs[k] = &Pair{Phase: f.Phase, Threads: f.Threads}
+				pairs[k] = &Pair{Phase: f.Phase, Threads: f.Threads, IODepth: f.IODepth}
 			}
 			f := f
 			side(pairs[k], &f)
@@ -61,7 +62,10 @@ func Match(a, b *Sweep) []Pair {
 		if rank[out[i].Phase] != rank[out[j].Phase] {
 			return rank[out[i].Phase] < rank[out[j].Phase]
 		}
-		return out[i].Threads < out[j].Threads
+		if out[i].Threads != out[j].Threads {
+			return out[i].Threads < out[j].Threads
+		}
+		return out[i].IODepth < out[j].IODepth
 	})
 	return out
 }
@@ -124,12 +128,20 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	}
 	fmt.Fprintln(ew)
 	width, head := columns(pairs)
+	depth := a.DepthSwept() || b.DepthSwept()
+	if depth {
+		head = append(head[:2:2], append([]string{"iodepth"}, head[2:]...)...)
+	}
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, strings.Join(head, "\t")+"\t\n")
 	early := false
 	for _, p := range pairs {
 		if p.A != nil && p.B != nil {
-			fmt.Fprint(tw, strings.Join(pairCells(p, width, len(head) > 8), "\t")+"\t\n")
+			cells := pairCells(p, width, slices.Contains(head, "A IOPS"))
+			if depth {
+				cells = append(cells[:2:2], append([]string{strconv.Itoa(p.IODepth)}, cells[2:]...)...)
+			}
+			fmt.Fprint(tw, strings.Join(cells, "\t")+"\t\n")
 			early = early || !p.A.Complete || !p.B.Complete
 		}
 	}

@@ -15,8 +15,11 @@ type Plan struct {
 	// among each point's threads; with FileSize each thread's file does.
 	Base    coordinator.Options
 	Threads []int
-	// Before, when set, is called as each point starts.
-	Before func(threads int)
+	// Depths, when set, are the queue depths each thread count runs at
+	// (--engine io_uring): the points are every thread count × every depth.
+	Depths []int
+	// Before, when set, is called as each point starts with its options.
+	Before func(o coordinator.Options)
 	// After, when set, is called with each point's result as soon as it
 	// is in, an incomplete one included; an error stops the sweep.
 	After func(job *result.Job) error
@@ -26,32 +29,51 @@ type Plan struct {
 // validated on its own copy of the base options before anything starts,
 // so a point that cannot run (a total that does not divide among its
 // threads) fails the sweep at once, naming the point.
-func Points(base coordinator.Options, threads []int) ([]coordinator.Options, error) {
+func Points(base coordinator.Options, threads, depths []int) ([]coordinator.Options, error) {
 	if len(threads) == 0 {
 		return nil, &coordinator.UsageError{Msg: "--threads: no thread counts given"}
 	}
-	out := make([]coordinator.Options, len(threads))
-	for i, n := range threads {
-		o := base
-		o.Threads = n
-		if err := o.Validate(); err != nil {
-			return nil, fmt.Errorf("sweep point of %s: %w", threadsText(n), err)
+	if len(depths) == 0 {
+		depths = []int{base.IODepth}
+	}
+	var out []coordinator.Options
+	for _, n := range threads {
+		for _, d := range depths {
+			o := base
+			o.Threads, o.IODepth = n, d
+			if err := o.Validate(); err != nil {
+				return nil, fmt.Errorf("sweep point of %s: %w", pointText(o, len(depths) > 1), err)
+			}
+			out = append(out, o)
 		}
-		out[i] = o
 	}
 	return out, nil
+}
+
+// pointText names a point: "4 threads", or "4 threads at iodepth 16"
+// in a sweep over depths.
+func pointText(o coordinator.Options, depths bool) string {
+	if !depths {
+		return threadsText(o.Threads)
+	}
+	return fmt.Sprintf("%s at iodepth %d", threadsText(o.Threads), o.IODepth)
 }
 
 // NewSweep is the sweep the plan describes, before any point has run.
 func (p Plan) NewSweep() *Sweep {
 	b := p.Base
 	setup := Setup{Phases: b.Phases, Sizing: SizingTotal, Total: b.Total, BlockSize: b.Block,
-		RandBlockSize: b.RandBlock, Dir: b.Dir, Iterations: b.Iterations, Direct: b.Direct, Fsync: b.Fsync}
+		RandBlockSize: b.RandBlock, Dir: b.Dir, Iterations: b.Iterations, Direct: b.Direct, Fsync: b.Fsync,
+		Engine: b.Engine}
 	if b.FileSize != 0 {
 		setup.Sizing, setup.Total, setup.FileSize = SizingFileSize, 0, b.FileSize
 	}
-	return &Sweep{Version: b.Version, Kind: Kind, Label: b.Label,
+	sw := &Sweep{Version: b.Version, Kind: Kind, Label: b.Label,
 		Threads: append([]int(nil), p.Threads...), Setup: setup}
+	if len(p.Depths) > 1 {
+		sw.IODepths = append([]int(nil), p.Depths...)
+	}
+	return sw
 }
 
 // Run validates every point, starts the ranks once for the largest point
@@ -60,7 +82,7 @@ func (p Plan) NewSweep() *Sweep {
 // incomplete, so they can still be saved. It returns nil only when
 // nothing ran.
 func Run(ctx context.Context, p Plan) (*Sweep, error) {
-	points, err := Points(p.Base, p.Threads)
+	points, err := Points(p.Base, p.Threads, p.Depths)
 	if err != nil {
 		return nil, err
 	}
@@ -88,10 +110,10 @@ func Run(ctx context.Context, p Plan) (*Sweep, error) {
 func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []coordinator.Options, sw *Sweep) error {
 	for _, o := range points {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("sweep stopped before the point of %s: %w", threadsText(o.Threads), err)
+			return fmt.Errorf("sweep stopped before the point of %s: %w", pointText(o, len(p.Depths) > 1), err)
 		}
 		if p.Before != nil {
-			p.Before(o.Threads)
+			p.Before(o)
 		}
 		job, err := sess.Run(ctx, o)
 		if job != nil {
@@ -104,7 +126,7 @@ func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("sweep point of %s: %w", threadsText(o.Threads), err)
+			return fmt.Errorf("sweep point of %s: %w", pointText(o, len(p.Depths) > 1), err)
 		}
 	}
 	return nil

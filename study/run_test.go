@@ -1,6 +1,7 @@
 package study
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func baseOptions(t *testing.T) coordinator.Options {
 // among each point's threads, and the base options are left alone.
 func TestPointsDivideTheAggregate(t *testing.T) {
 	base := baseOptions(t)
-	points, err := Points(base, []int{1, 2, 4})
+	points, err := Points(base, []int{1, 2, 4}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestPointsDivideTheAggregate(t *testing.T) {
 func TestPointsFixedFileSize(t *testing.T) {
 	base := baseOptions(t)
 	base.Total, base.FileSize = 0, 8<<20
-	points, err := Points(base, []int{1, 4})
+	points, err := Points(base, []int{1, 4}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,15 +51,37 @@ func TestPointsFixedFileSize(t *testing.T) {
 // A point that cannot run fails the whole sweep up front, naming the
 // point, as a usage error (exit code 2, nothing started).
 func TestPointsNameTheBadPoint(t *testing.T) {
-	_, err := Points(baseOptions(t), []int{1, 2, 32})
+	_, err := Points(baseOptions(t), []int{1, 2, 32}, nil)
 	if err == nil || !strings.Contains(err.Error(), "sweep point of 32 threads") || !coordinator.IsUsage(err) {
 		t.Fatalf("error %v (usage %v)", err, coordinator.IsUsage(err))
 	}
-	_, err = Points(baseOptions(t), []int{3})
+	_, err = Points(baseOptions(t), []int{3}, nil)
 	if err == nil || !strings.Contains(err.Error(), "3 threads") || !strings.Contains(err.Error(), "does not divide") {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := Points(baseOptions(t), nil); err == nil || !coordinator.IsUsage(err) {
+	if _, err := Points(baseOptions(t), nil, nil); err == nil || !coordinator.IsUsage(err) {
 		t.Fatalf("empty list: %v", err)
+	}
+}
+
+// A depth sweep is every thread count at every depth, each validated:
+// depths past 1 need io_uring.
+func TestPointsOverDepths(t *testing.T) {
+	base := baseOptions(t)
+	base.Engine = "io_uring"
+	points, err := Points(base, []int{1, 2}, []int{1, 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range points {
+		got = append(got, fmt.Sprintf("%d@%d", o.Threads, o.IODepth))
+	}
+	if strings.Join(got, " ") != "1@1 1@8 2@1 2@8" {
+		t.Errorf("points %v", got)
+	}
+	base.Engine = "sync"
+	if _, err := Points(base, []int{1}, []int{1, 8}); err == nil || !strings.Contains(err.Error(), "1 thread at iodepth 8") {
+		t.Errorf("depth 8 on the sync engine: %v", err)
 	}
 }

@@ -32,6 +32,9 @@ type Sweep struct {
 	Label   string `json:"label"`
 	// Threads lists the points asked for, in the order they ran.
 	Threads []int `json:"threads"`
+	// IODepths, in a sweep over queue depths, lists the depths each
+	// thread count ran at (points: every thread count × every depth).
+	IODepths []int `json:"iodepths,omitempty"`
 	Setup   Setup `json:"setup"`
 	// Complete is false when the sweep stopped early; Points then holds
 	// the points measured so far, the last one perhaps incomplete.
@@ -56,6 +59,7 @@ type Setup struct {
 	Iterations    int      `json:"iterations"`
 	Direct        bool     `json:"direct"`
 	Fsync         bool     `json:"fsync"`
+	Engine        string   `json:"engine,omitempty"`
 }
 
 // Name is what a sweep is called in tables and charts: its label, else
@@ -89,6 +93,7 @@ func WriteJSON(w io.Writer, s *Sweep) error {
 type Figure struct {
 	Phase      string
 	Threads    int
+	IODepth    int // the point's queue depth (0 or 1: one operation in flight)
 	Iterations int
 	Bandwidth  float64 // bytes/s
 	FirstDone  float64 // bytes/s
@@ -121,7 +126,7 @@ func FiguresOf(job *result.Job) []Figure {
 	var out []Figure
 	for _, s := range figures.Summarize(job.Phases) {
 		f := Figure{
-			Phase: s.Name, Threads: job.Config.Threads, Iterations: s.Iterations,
+			Phase: s.Name, Threads: job.Config.Threads, IODepth: max(job.Config.IODepth, 1), Iterations: s.Iterations,
 			Bandwidth: s.Bandwidth.Mean, FirstDone: s.FirstDoneBandwidth.Mean, SumOfRates: s.SumOfRates.Mean,
 			IOPS: s.IOPS.Mean, Complete: job.Complete, BandwidthStat: s.Bandwidth, IOPSStat: s.IOPS,
 		}
@@ -133,6 +138,15 @@ func FiguresOf(job *result.Job) []Figure {
 		out = append(out, f)
 	}
 	return out
+}
+
+// DepthSwept reports whether the study's points differ in queue depth.
+func (s *Sweep) DepthSwept() bool {
+	depths := map[int]bool{}
+	for _, p := range s.Points {
+		depths[max(p.Config.IODepth, 1)] = true
+	}
+	return len(depths) > 1 || len(s.IODepths) > 1
 }
 
 // Figures returns the figures of every point, point by point.

@@ -25,24 +25,33 @@ const cellWidth = 11
 type Table struct {
 	w      io.Writer
 	phases []string
+	depth  bool // a column for the queue depth (a sweep over depths)
 	err    error
 }
 
 // NewTable starts a table for a sweep with the given setup and label and
 // writes its title and header.
 func NewTable(w io.Writer, s *Sweep) *Table {
-	t := &Table{w: w, phases: s.Phases()}
+	t := &Table{w: w, phases: s.Phases(), depth: s.DepthSwept()}
 	title := "sweep"
 	if s.Label != "" {
 		title += " " + report.Clean(s.Label)
 	}
-	t.printf("%s: threads %s; phases %s\n%s; dir %s\n", title, FormatThreads(s.Threads),
+	depths := ""
+	if t.depth {
+		depths = "; iodepth " + FormatThreads(s.IODepths)
+	}
+	t.printf("%s: threads %s%s; phases %s\n%s; dir %s\n", title, FormatThreads(s.Threads), depths,
 		strings.Join(s.Setup.Phases, ","), s.Describe(), report.Clean(s.Setup.Dir))
 	t.printf("GB/s (10^9 B/s): bandwidth, the figure to quote (IOPS for random phases), first-done\n")
 	t.printf("and sum of thread rates (IOzone -x's \"Children see\")%s\n\n", iterationText(s.Setup.Iterations))
 	var groups, names strings.Builder
 	groups.WriteString(pad("", 7))
 	names.WriteString(pad("threads", 7))
+	if t.depth {
+		groups.WriteString(pad("", 8))
+		names.WriteString(lpad("iodepth", 8))
+	}
 	for _, p := range t.phases {
 		cols := []string{"GB/s", "first-done", "sum"}
 		if IsRandom(p) {
@@ -66,6 +75,9 @@ func (t *Table) Row(job *result.Job) {
 	}
 	var b strings.Builder
 	b.WriteString(lpad(strconv.Itoa(job.Config.Threads), 7))
+	if t.depth {
+		b.WriteString(lpad(strconv.Itoa(max(job.Config.IODepth, 1)), 8))
+	}
 	stonewalled := false
 	for i := range job.Phases {
 		stonewalled = stonewalled || job.Phases[i].Stonewalled

@@ -248,3 +248,41 @@ func TestSweepInterruptedKeepsPoints(t *testing.T) {
 		t.Errorf("files left in --dir: %v", left)
 	}
 }
+
+// A sweep over queue depth at one thread count: a point per depth, the
+// depth in the table and the file, the chart along depth, and compare
+// matches the points by depth.
+func TestSweepOverDepth(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	result := filepath.Join(out, "qd.json")
+	stdout, stderr, code := run(t, "sweep", "--threads", "2", "--iodepth", "1,8", "--engine", "io_uring", "--direct",
+		"--phases", "randread", "--total", "16MiB", "--block", "1MiB", "--rand-time", "1s", "--dir", dir,
+		"--output", result, "--chart-size", "640x480", "--progress", "off")
+	if code != 0 {
+		if strings.Contains(stderr, "io_uring unavailable") {
+			t.Skipf("io_uring unavailable: %s", stderr)
+		}
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "iodepth 1, 8") || !regexp.MustCompile(`(?m)^\s+2\s+8\s+\d+\.\d{3}`).MatchString(stdout) {
+		t.Errorf("table lacks the depth:\n%s", stdout)
+	}
+	s, err := study.Load(result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Points) != 2 || s.Points[1].Config.IODepth != 8 || len(s.IODepths) != 2 {
+		t.Fatalf("%d points, depths %v", len(s.Points), s.IODepths)
+	}
+	if p := s.Points[1].Phases[0]; p.IODepthAchievedMax != 8 {
+		t.Errorf("depth-8 point achieved max %d", p.IODepthAchievedMax)
+	}
+	svg, err := os.ReadFile(filepath.Join(out, "qd.svg"))
+	if err != nil || !strings.Contains(string(svg), "iodepth per thread") {
+		t.Errorf("chart not along depth (%v)", err)
+	}
+	cmp, stderr, code := run(t, "compare", "--no-chart", result, result)
+	if code != 0 || !strings.Contains(cmp, "iodepth") || !regexp.MustCompile(`(?m)^\s*randread\s+2\s+8\s`).MatchString(cmp) {
+		t.Errorf("compare of depth sweeps: exit %d\n%s\n%s", code, cmp, stderr)
+	}
+}
