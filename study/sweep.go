@@ -35,7 +35,7 @@ type Sweep struct {
 	// IODepths, in a sweep over queue depths, lists the depths each
 	// thread count ran at (points: every thread count × every depth).
 	IODepths []int `json:"iodepths,omitempty"`
-	Setup   Setup `json:"setup"`
+	Setup    Setup `json:"setup"`
 	// Complete is false when the sweep stopped early; Points then holds
 	// the points measured so far, the last one perhaps incomplete.
 	Complete bool          `json:"complete"`
