@@ -47,7 +47,7 @@ ioswarm_pids() {
 rank_pid() {
 	local p
 	for p in $(ioswarm_pids); do
-		if tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- ' rank --connect .* --rank 1 '; then
+		if tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q -- ' rank --rank 1 '; then
 			echo "$p"
 			return
 		fi

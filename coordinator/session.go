@@ -77,6 +77,10 @@ func Start(ctx context.Context, o Options, maxThreads int) (*Session, error) {
 // Ranks is the number of rank processes.
 func (s *Session) Ranks() int { return len(s.targets) }
 
+// Rejected counts, by source address, the connections to the barrier port
+// refused because they did not prove the job secret.
+func (s *Session) Rejected() map[string]int { return s.coord.Rejected() }
+
 func (s *Session) start(ctx context.Context, hash string) error {
 	listen := s.o.Listen
 	if listen == "" {
@@ -99,20 +103,18 @@ func (s *Session) start(ctx context.Context, hash string) error {
 		return err
 	}
 	port := strconv.Itoa(coord.Addr().(*net.TCPAddr).Port)
-	stdin := []byte(hex.EncodeToString(s.secret) + "\n")
 	for r, t := range s.targets {
 		host := addrs[r]
 		if host == "" {
 			host = "127.0.0.1"
 		}
 		args := []string{
-			"--connect", net.JoinHostPort(host, port), "--rank", strconv.Itoa(r),
-			"--job", s.id, "--host", t.Host,
+			"--rank", strconv.Itoa(r), "--job", s.id, "--host", t.Host,
 			"--heartbeat-timeout", s.o.HeartbeatTimeout.String(),
 		}
-		if v, ok := s.o.Launcher.(launcher.Verifier); ok && v.Verifies(t) {
-			args = append(args, "--binary-hash", hash)
-		}
+		// The secret and the address to dial travel on the launcher's
+		// channel, not argv: any user of the node can read a command line.
+		stdin := []byte(hex.EncodeToString(s.secret) + "\n" + net.JoinHostPort(host, port) + "\n")
 		p, err := s.o.Launcher.Start(ctx, t, args, stdin)
 		if err != nil {
 			return err
@@ -124,7 +126,7 @@ func (s *Session) start(ctx context.Context, hash string) error {
 	defer cancel(nil)
 	members, err := coord.Join(ctx)
 	if err != nil {
-		return s.failure(ctx, fmt.Errorf("ranks joining: %w", err))
+		return coord.JoinError(s.failure(ctx, fmt.Errorf("ranks joining: %w", err)))
 	}
 	s.members = members
 	return nil
