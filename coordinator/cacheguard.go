@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"fmt"
+	"time"
 
 	"ioswarm/nodefacts"
 	"ioswarm/result"
@@ -88,4 +89,31 @@ func residencyWarnings(p *result.Phase, dropCaches string, direct bool, shift in
 		}
 	}
 	return out
+}
+
+// skewShare is the part of a phase's window its threads' start skew may
+// take before the figure is called skewed: the window, and so the
+// bandwidth, then holds that much of some threads' waiting.
+const skewShare = 0.01
+
+// skewWarning says when threads began far apart (start skew over 1% of
+// the window and over a millisecond), naming the node of the last one
+// to start; that is scheduling on the nodes, which the release skew
+// (clock error) does not explain.
+func skewWarning(p *result.Phase) string {
+	if p.WindowNS <= 0 || len(p.Threads) < 2 || float64(p.StartSkewNS) <= skewShare*float64(p.WindowNS) ||
+		p.StartSkewNS <= int64(time.Millisecond) {
+		return ""
+	}
+	last := p.Threads[0]
+	for _, t := range p.Threads {
+		if t.StartNS > last.StartNS {
+			last = t
+		}
+	}
+	return fmt.Sprintf("%s: threads began over %s, %.1f%% of the %s window (the last, thread %d, on %s): "+
+		"scheduling on the nodes, not clock error (release skew %s)",
+		p.Name, time.Duration(p.StartSkewNS).Round(time.Microsecond), 100*float64(p.StartSkewNS)/float64(p.WindowNS),
+		time.Duration(p.WindowNS).Round(time.Microsecond), last.Thread, last.Host,
+		time.Duration(p.ReleaseSkewNS).Round(time.Microsecond))
 }

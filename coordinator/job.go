@@ -48,11 +48,30 @@ type job struct {
 func Run(ctx context.Context, o Options) (*result.Job, error) {
 	s, err := Start(ctx, o, o.Threads)
 	if err != nil {
-		return nil, err
+		// Ranks that never all joined still leave a result file to read
+		// the error from, as every failed run does.
+		return notStarted(o, err), err
 	}
 	res, err := s.Run(ctx, o)
 	s.Close(err)
 	return res, err
+}
+
+// notStarted is the result of a job whose ranks could not be started or
+// did not all join: its configuration and the error, no phase.
+func notStarted(o Options, err error) *result.Job {
+	name := "local"
+	if o.Launcher != nil {
+		name = o.Launcher.Name()
+	}
+	return &result.Job{
+		Version: o.Version, CommandLine: o.CommandLine, Label: o.Label,
+		StartedAt: time.Now().Format(time.RFC3339), Launcher: name, Error: err.Error(),
+		Config: result.Config{Threads: o.Threads, BlockSize: o.Block, RandBlockSize: o.RandBlock,
+			FileSize: o.FileSize, Total: o.Total, Dir: o.Dir, Direct: o.Direct, Fsync: o.Fsync,
+			Phases: o.Phases, DropCaches: o.DropCaches, Iterations: o.Iterations, Keep: o.Keep,
+			Engine: o.Engine, IODepth: o.IODepth},
+	}
 }
 
 // Run runs one job on the session's ranks. o's workload fields are used;

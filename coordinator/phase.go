@@ -74,6 +74,10 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := j.series(ctx, &p); err != nil {
 		return p, err
 	}
+	if w := skewWarning(&p); w != "" {
+		p.Warnings = append(p.Warnings, w)
+		j.warn(w)
+	}
 	p.TimedBytes = p.Bytes
 	if j.o.Engine == "io_uring" {
 		p.IODepth = j.o.IODepth

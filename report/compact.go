@@ -90,7 +90,7 @@ func writeFootnotes(w io.Writer, phases []result.Phase) {
 		fmt.Fprintln(w, "* stonewalled: figures cover only the timed part; threads stopped there")
 	}
 	if warned(phases) {
-		fmt.Fprintln(w, "! the read may have come from a cache, not from storage: see the warnings below")
+		fmt.Fprintln(w, "! a warning below concerns the phase's figure (a read from a cache, skewed starts)")
 	}
 	if v := verifiedNames(phases); v != "" {
 		fmt.Fprintf(w, "%s: data verified while reading, inside the timed window\n", v)
