@@ -1,9 +1,13 @@
 package coordinator
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"ioswarm/launcher"
 	"ioswarm/result"
@@ -167,5 +171,31 @@ func TestSkewWarning(t *testing.T) {
 	p.WindowNS, p.StartSkewNS = 10e6, 0.5e6 // 5% but half a millisecond: silent
 	if w := skewWarning(p); w != "" {
 		t.Errorf("a 0.5 ms skew warned: %q", w)
+	}
+}
+
+// A hard open-files limit too low for the ranks is a usage error naming
+// the limit and the need; one that suffices passes. (The test lowers its
+// own soft and hard limits in a child process: a hard limit, once
+// lowered, cannot be raised again without privileges.)
+func TestFileLimit(t *testing.T) {
+	if os.Getenv("IOSWARM_FDLIMIT_CHILD") == "1" {
+		lim := unix.Rlimit{Cur: 200, Max: 200}
+		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkFileLimit(10); err != nil {
+			t.Fatalf("10 ranks under 200 fds: %v", err)
+		}
+		err := checkFileLimit(200)
+		if err == nil || !IsUsage(err) || !strings.Contains(err.Error(), "limit is 200") || !strings.Contains(err.Error(), "need about 864") {
+			t.Fatalf("200 ranks under 200 fds: %v", err)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFileLimit$", "-test.v")
+	cmd.Env = append(os.Environ(), "IOSWARM_FDLIMIT_CHILD=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("child: %v\n%s", err, out)
 	}
 }

@@ -85,6 +85,11 @@ func (s *Session) Run(ctx context.Context, o Options) (*result.Job, error) {
 	s.current = j
 	ctx, cancel := s.guard(ctx)
 	defer cancel(nil)
+	defer func() {
+		if r := s.Rejected(); len(r) > 0 {
+			j.res.RejectedConnections = r
+		}
+	}()
 	if err := j.run(ctx); err != nil {
 		err = s.failure(ctx, err)
 		j.res.Error = err.Error()

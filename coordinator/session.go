@@ -61,6 +61,9 @@ func Start(ctx context.Context, o Options, maxThreads int) (*Session, error) {
 		targets = localTargets(o.LocalRanks, host)
 	}
 	targets = targets[:min(len(targets), maxThreads)]
+	if err := checkFileLimit(len(targets)); err != nil {
+		return nil, err
+	}
 	for r := range targets {
 		targets[r].Rank = r
 	}

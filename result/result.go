@@ -19,6 +19,9 @@ type Job struct {
 	Hosts       []Host   `json:"hosts"`
 	Phases      []Phase  `json:"phases"`
 	Warnings    []string `json:"warnings,omitempty"`
+	// RejectedConnections counts, by source address, the connections to
+	// the coordinator's port refused for not proving the job's secret.
+	RejectedConnections map[string]int `json:"rejected_connections,omitempty"`
 	// Complete is false when the run ended early (error, Ctrl-C); the
 	// phases present are then not a valid measurement of the whole job.
 	Complete bool   `json:"complete"`

@@ -49,11 +49,16 @@ func TestFloodDuringJoin(t *testing.T) {
 	var refused []int
 	begin := time.Now()
 	for i := range runs {
-		o := e.head(t, time.Minute, e.shortArgs("--listen", listen)...)
+		out := filepath.Join(t.TempDir(), "r.json")
+		o := e.head(t, time.Minute, e.shortArgs("--listen", listen, "--output", out)...)
 		if o.Code != 0 {
 			failed++
 			t.Errorf("run %d under the flood: exit %d\n%s", i, o.Code, o.Stderr)
 			continue
+		}
+		// The result file counts the refusals by source.
+		if job := harness.LoadResult(t, out); job.RejectedConnections[e.c.IPs[3]] == 0 {
+			t.Errorf("run %d: rejected_connections %v names no refusal from %s", i, job.RejectedConnections, e.c.IPs[3])
 		}
 		if !strings.Contains(o.Stderr, "coordinator: refused a connection from "+e.c.IPs[3]) {
 			t.Errorf("run %d: no refusal logged, so the flood missed the join:\n%s", i, o.Stderr)
