@@ -189,6 +189,7 @@ func (j *job) setup(ctx context.Context) error {
 		return err
 	}
 	j.facts = facts
+	j.dropper = j.droppers(facts)
 	j.clientCache, j.kernels = j.sumClientCache(facts)
 	for _, r := range j.working() {
 		j.gpfs = j.gpfs || facts[r].FSType == "gpfs"

@@ -109,3 +109,25 @@ func firstNotIn(n int, odd []int) int {
 	}
 	return 0
 }
+
+// droppers picks, for each kernel, the one rank that drops its page
+// cache: drop_caches empties the whole kernel's cache, so one write per
+// kernel does it. Ranks reporting the same boot id share a kernel
+// (several ranks on a host, containers, the namespaced test bed, where
+// 200 "nodes" dropping one kernel's cache at once stalled it for seconds);
+// a rank with no boot id counts by its host name.
+func (j *job) droppers(facts []nodefacts.Facts) []bool {
+	d := make([]bool, len(j.threads))
+	seen := map[string]bool{}
+	for _, r := range j.working() {
+		k := "boot " + facts[r].BootID
+		if facts[r].BootID == "" {
+			k = "host " + j.s.targets[r].Host
+		}
+		if !seen[k] {
+			seen[k] = true
+			d[r] = true
+		}
+	}
+	return d
+}

@@ -84,3 +84,19 @@ func TestMixedFilesystemsKeepReadsLocal(t *testing.T) {
 		t.Errorf("--read-shift 1 over mixed filesystems: %v", err)
 	}
 }
+
+// One rank per kernel drops the page cache: ranks sharing a boot id are
+// one kernel, ranks without one count by host.
+func TestDroppersOnePerKernel(t *testing.T) {
+	j := jobOn("node1", "node2", "node3", "node4", "node5")
+	j.threads[4] = nil // no threads: never drops
+	facts := []nodefacts.Facts{{BootID: "k1"}, {BootID: "k1"}, {BootID: "k2"}, {}, {BootID: "k3"}}
+	got := j.droppers(facts)
+	want := []bool{true, false, true, true, false}
+	for r := range want {
+		if got[r] != want[r] {
+			t.Errorf("droppers %v, want %v", got, want)
+			break
+		}
+	}
+}
