@@ -38,7 +38,7 @@ func CheckJobID(id string) error {
 }
 
 // ourFile matches the names a job creates, and only those.
-var ourFile = regexp.MustCompile(`^(t[0-9]+\.dat|\.direct-probe-[0-9]+|manifest\.json(\.tmp)?)$`)
+var ourFile = regexp.MustCompile(`^(t[0-9]+\.dat|shared\.dat|\.direct-probe-[0-9]+|manifest\.json(\.tmp)?)$`)
 
 // RemoveJobFiles removes the files of job jobID under dir that ioswarm
 // creates, then the job directory if it is empty. It never removes anything
@@ -65,6 +65,11 @@ func RemoveJobFiles(dir, jobID string) error {
 	for _, e := range entries {
 		if e.Type().IsRegular() && ourFile.MatchString(e.Name()) {
 			names = append(names, e.Name())
+		}
+		if e.IsDir() && ourMDDir.MatchString(e.Name()) {
+			if err := removeMDDir(filepath.Join(jd, e.Name()), func(string) bool { return true }); err != nil {
+				return err
+			}
 		}
 	}
 	if err := unlinkIn(d, jd, names); err != nil {
@@ -220,6 +225,11 @@ func (s *state) prepareFiles(phase string) error {
 // back), every iteration's write window holds the same work as the
 // first's: create, write, fsync, close.
 func (s *state) removeOld() error {
+	if s.shared() {
+		// Rank 0 made the file anew (makeShared); the parts are empty.
+		s.sharedFull = false
+		return nil
+	}
 	for _, w := range s.workers {
 		if err := os.Remove(w.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove the previous %s: %w", w.path, err)
@@ -233,6 +243,18 @@ func (s *state) removeOld() error {
 // into sparse files are far slower on GPFS and Lustre than into allocated
 // ones, and random reads of holes read nothing.
 func (s *state) prefill() error {
+	if s.shared() {
+		if s.sharedFull {
+			return nil
+		}
+		for _, w := range s.workers {
+			if err := s.writeWhole(w); err != nil {
+				return err
+			}
+		}
+		s.sharedFull = true
+		return nil
+	}
 	for _, w := range s.workers {
 		st, err := os.Stat(w.path)
 		if err == nil && st.Size() >= w.size {
@@ -260,7 +282,8 @@ func (s *state) writeWhole(w *worker) error {
 		return fmt.Errorf("prefill: open %s: %w", w.path, err)
 	}
 	defer unix.Close(fd)
-	for off := int64(0); off < w.size; off += s.job.Block {
+	for l := int64(0); l < w.size; l += s.job.Block {
+		off := w.m.at(l)
 		w.pat.fill(bufs[0], off)
 		if err := pwriteFull(fd, bufs[0], off); err != nil {
 			return fmt.Errorf("prefill: write %s at offset %d: %w", w.path, off, err)

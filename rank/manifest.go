@@ -24,6 +24,10 @@ type Manifest struct {
 	Hosts     []string `json:"hosts"` // Hosts[t] is the host thread t ran on
 	Version   string   `json:"ioswarm_version"`
 	CreatedAt string   `json:"created_at"` // RFC 3339
+	// Layout and Pattern of the kept files; absent (per-thread) in
+	// manifests from before shared files.
+	Layout  string `json:"layout,omitempty"`
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // WriteManifest asks the rank to write Manifest into its job directory;
@@ -110,8 +114,12 @@ func (s *state) checkReused(phase string) error {
 		if err != nil {
 			return fmt.Errorf("reused job %s: %w", s.job.FilesOf, err)
 		}
-		if st.Size() < w.size {
-			return fmt.Errorf("reused job %s: %s holds %d bytes, the job wrote %d", s.job.FilesOf, src.path, st.Size(), w.size)
+		want := w.size
+		if src.m.shared() {
+			want = src.m.seg * src.m.threads
+		}
+		if st.Size() < want {
+			return fmt.Errorf("reused job %s: %s holds %d bytes, the job wrote %d", s.job.FilesOf, src.path, st.Size(), want)
 		}
 	}
 	return nil

@@ -20,6 +20,7 @@ const (
 	KindManifest  = "manifest"  // WriteManifest → Empty: describe the kept files
 	KindFindKept  = "findkept"  // FindManifest → Manifest: a kept job's manifest
 	KindProgress  = "progress"  // Progress, unsolicited from a rank during a phase
+	KindShared    = "shared"    // MakeShared → Empty: rank 0 makes the shared file before a phase
 )
 
 // Job is what every rank needs to know about the whole job.
@@ -40,6 +41,31 @@ type Job struct {
 	FilesOf string `json:"files_of,omitempty"`
 	Engine  string `json:"engine,omitempty"`  // sync (default) or io_uring
 	IODepth int    `json:"iodepth,omitempty"` // operations in flight per thread with io_uring
+	// Threads is the job's thread count, which places the parts of a
+	// shared file.
+	Threads int `json:"threads,omitempty"`
+	// Layout is LayoutPerThread ("" too) or LayoutShared, with Pattern
+	// (PatternSegment or PatternStrided) and RandScope (ScopeSegment or
+	// ScopeFile) for the shared file.
+	Layout    string `json:"layout,omitempty"`
+	Pattern   string `json:"pattern,omitempty"`
+	RandScope string `json:"rand_scope,omitempty"`
+	// The metadata phases: MDFiles files per thread (0: the job runs
+	// none), in a directory per thread or one shared (MDDir), of MDSize
+	// bytes each.
+	MDFiles int    `json:"md_files,omitempty"`
+	MDDir   string `json:"md_dir,omitempty"`
+	MDSize  int64  `json:"md_size,omitempty"`
+}
+
+// MakeShared asks rank 0 to make the shared file, untimed, before a phase
+// of a shared-layout job: for a write phase anew (an earlier one's
+// removed), else only where it is missing or short; Make is false for the
+// other ranks, which do nothing. Only then do the ranks prepare their
+// parts (Prepare), so none writes into a file about to be replaced.
+type MakeShared struct {
+	Phase string `json:"phase"`
+	Make  bool   `json:"make"`
 }
 
 // Setup gives a rank the job and its share of the threads.
@@ -152,6 +178,7 @@ type FirstDone struct {
 // FirstDoneReply lists bytes completed by At, in the order of RunReply.Threads.
 type FirstDoneReply struct {
 	Bytes []int64 `json:"bytes"`
+	Ops   []int64 `json:"ops,omitempty"` // operations completed by At, likewise
 }
 
 // Progress is a rank's running total during a phase.

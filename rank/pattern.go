@@ -46,19 +46,41 @@ func (p *pattern) fillBody(buf []byte, off int64) {
 }
 
 // stamp writes the stamps of every unit of buf placed at file offset off.
-func (p *pattern) stamp(buf []byte, off int64) {
+func (p *pattern) stamp(buf []byte, off int64) { p.stampAs(buf, off, p.thread) }
+
+// stampAs stamps buf as thread's data at off. In a shared file every
+// thread's pattern has the same bodies (sharedPatterns), so a writer can
+// put down the data of whichever thread owns an offset (--rand-scope file)
+// and the file stays verifiable.
+func (p *pattern) stampAs(buf []byte, off int64, thread uint32) {
 	for i := 0; i < len(buf); i += unitSize {
 		u := buf[i : i+stampSize]
 		binary.LittleEndian.PutUint64(u, uint64(off+int64(i)))
-		binary.LittleEndian.PutUint32(u[8:], p.thread)
+		binary.LittleEndian.PutUint32(u[8:], thread)
 		binary.LittleEndian.PutUint32(u[12:], p.seed)
 	}
 }
 
+// sharedPatterns are the patterns of threads 0..n-1 in one shared file:
+// one body for all (from a stream no per-thread pattern uses), each
+// thread's own stamp. What a unit holds is then a function of its file
+// offset and owner alone, and n threads cost one body's memory.
+func sharedPatterns(jobSeed uint64, n int) []*pattern {
+	body := newPattern(jobSeed, -1)
+	out := make([]*pattern, n)
+	for t := range out {
+		out[t] = &pattern{thread: uint32(t), seed: body.seed, base: body.base}
+	}
+	return out
+}
+
 // fill writes the whole pattern for buf at off.
-func (p *pattern) fill(buf []byte, off int64) {
+func (p *pattern) fill(buf []byte, off int64) { p.fillAs(buf, off, p.thread) }
+
+// fillAs writes the whole pattern for buf at off as thread's data.
+func (p *pattern) fillAs(buf []byte, off int64, thread uint32) {
 	p.fillBody(buf, off)
-	p.stamp(buf, off)
+	p.stampAs(buf, off, thread)
 }
 
 // bodyStable says whether a buffer of n bytes has the same bodies at every
@@ -75,15 +97,18 @@ func bodyWindows(n int64) bool { return n < patternPeriod && patternPeriod%n == 
 
 // check verifies buf as read from file offset off and returns an error naming
 // the first bad unit's offset.
-func (p *pattern) check(buf []byte, off int64) error {
+func (p *pattern) check(buf []byte, off int64) error { return p.checkAs(buf, off, p.thread) }
+
+// checkAs verifies buf at off as thread's data.
+func (p *pattern) checkAs(buf []byte, off int64, thread uint32) error {
 	for i := 0; i < len(buf); i += unitSize {
 		u := buf[i : i+unitSize]
 		at := off + int64(i)
 		if binary.LittleEndian.Uint64(u) != uint64(at) ||
-			binary.LittleEndian.Uint32(u[8:]) != p.thread ||
+			binary.LittleEndian.Uint32(u[8:]) != thread ||
 			binary.LittleEndian.Uint32(u[12:]) != p.seed {
-			return fmt.Errorf("data mismatch at offset %d: stamp says offset %d thread %d",
-				at, binary.LittleEndian.Uint64(u), binary.LittleEndian.Uint32(u[8:]))
+			return fmt.Errorf("data mismatch at offset %d: stamp says offset %d thread %d, want thread %d's",
+				at, binary.LittleEndian.Uint64(u), binary.LittleEndian.Uint32(u[8:]), thread)
 		}
 		b := at % patternPeriod
 		if !bytes.Equal(u[stampSize:], p.base[b+stampSize:b+unitSize]) {

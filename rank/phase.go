@@ -56,6 +56,7 @@ func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
 	if err := firstError(errs); err != nil {
 		return RunReply{}, err
 	}
+	s.phaseDone(req.Phase)
 	return s.phaseReply(released), nil
 }
 
@@ -68,6 +69,13 @@ func (s *state) params(req Run) *phaseParams {
 	}
 	if req.Phase == "randwrite" || req.Phase == "randread" {
 		p.block = s.job.RandBlock
+	}
+	p.randScope = s.job.RandScope
+	if isMDPhase(req.Phase) {
+		// The buffer holds a file's data and, in its second half, the
+		// copy a verified read is checked against (see metadata).
+		p.mdSize, p.mdFiles = s.job.MDSize, s.job.MDFiles
+		p.block = max(4096, (2*s.job.MDSize+4095)/4096*4096)
 	}
 	p.engine, p.depth = s.job.Engine, max(s.job.IODepth, 1)
 	p.gate = &startGate{threads: int64(len(s.workers)), until: req.ReleaseAt + gateMax}
@@ -200,9 +208,10 @@ func (s *state) reportProgress(phase string, finished <-chan struct{}) {
 
 // firstDone answers how many bytes every worker had completed at rank time at.
 func (s *state) firstDone(req FirstDone, opBytes int64) FirstDoneReply {
-	out := FirstDoneReply{Bytes: make([]int64, len(s.workers))}
+	out := FirstDoneReply{Bytes: make([]int64, len(s.workers)), Ops: make([]int64, len(s.workers))}
 	for i, w := range s.workers {
 		out.Bytes[i] = w.bytesAt(req.At, opBytes)
+		out.Ops[i] = w.opsAt(req.At)
 	}
 	return out
 }

@@ -18,6 +18,7 @@ type offsetGen struct {
 	rng     *rand.Rand
 	nblocks uint64
 	block   int64
+	m       fileMap // where the drawn logical offsets lie in the file
 }
 
 func newOffsetGen(seed uint64, thread int, size, block int64) offsetGen {
@@ -31,7 +32,17 @@ func newOffsetGen(seed uint64, thread int, size, block int64) offsetGen {
 // next returns the next offset. Uint64N is unbiased for any bound, so a
 // block count that is not a power of two skews nothing.
 func (g *offsetGen) next() int64 {
-	return int64(g.rng.Uint64N(g.nblocks)) * g.block
+	return g.m.at(int64(g.rng.Uint64N(g.nblocks)) * g.block)
+}
+
+// randomMap is where a random phase of a worker reading or writing src
+// draws its offsets: src's part of the file, or with --rand-scope file
+// the whole shared file.
+func randomMap(src source, scope string) fileMap {
+	if src.m.shared() && scope == ScopeFile {
+		return src.m.wholeFile()
+	}
+	return src.m
 }
 
 // random is a randwrite or randread phase: one operation per rand block of
@@ -40,13 +51,19 @@ func (g *offsetGen) next() int64 {
 func (w *worker) random(p *phaseParams, buf []byte) error {
 	block := p.block
 	total := w.size / block
-	gen := newOffsetGen(p.seed, w.thread, w.size, block)
+	src := w.readSource(p)
+	m := randomMap(src, p.randScope)
+	span := w.size // the thread's own part
+	if m.whole {
+		span = m.span()
+	}
+	gen := newOffsetGen(p.seed, w.thread, span, block)
+	gen.m = m
 	w.log.reset(total, defaultLogEntries)
 	mode := unix.O_RDONLY
 	if p.name == "randwrite" {
 		mode = unix.O_WRONLY
 	}
-	src := w.readSource(p)
 	w.rec.File = src.path
 	fd, err := w.openTimed(p, src.path, w.openFlags(p, mode), 0)
 	if err != nil {
@@ -71,13 +88,20 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 	if w.uring != nil {
 		write := p.name == "randwrite"
 		return w.uringLoop(p, fd, w.uring, uringJob{write: write, total: total, block: p.block, next: gen.next,
-			windows: write && bodyWindows(p.block), src: src})
+			windows: write && bodyWindows(p.block), src: src, whole: gen.m.whole})
 	}
 	write := p.name == "randwrite"
 	block := p.block
 	windows := write && int64(len(buf)) == patternPeriod && bodyWindows(block)
 	period := buf
 	buf = buf[:block]
+	// A thread writes its own data; over a whole shared file, the data of
+	// the thread whose part each offset lies in, so the file stays
+	// verifiable.
+	owner := func(int64) uint32 { return w.pat.thread }
+	if gen.m.whole {
+		owner = src.m.owner
+	}
 	var ops int64
 	for ops < total {
 		if p.stop.Load() {
@@ -89,9 +113,9 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		case windows:
 			at := off % patternPeriod
 			buf = period[at : at+block]
-			w.pat.stamp(buf, off)
+			w.pat.stampAs(buf, off, owner(off))
 		case write:
-			w.pat.fill(buf, off)
+			w.pat.fillAs(buf, off, owner(off))
 		}
 		t0 := clock.Now()
 		if write {
@@ -104,7 +128,7 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 			return ops, fmt.Errorf("%s %s at offset %d: %w", p.name, src.path, off, err)
 		}
 		if !write && p.verify {
-			if err := src.pat.check(buf, off); err != nil {
+			if err := src.check(buf, off); err != nil {
 				return ops, fmt.Errorf("verify %s: %w", src.path, err)
 			}
 		}

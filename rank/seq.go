@@ -17,9 +17,10 @@ func (w *worker) seqWrite(p *phaseParams, buf []byte) error {
 	block := int64(len(buf))
 	w.log.reset(w.size/block, defaultLogEntries)
 	mode := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC
-	if p.name == "rewrite" {
+	if p.name == "rewrite" || w.m.shared() {
 		// IOzone's rewrite: the same records again over the file as it
-		// stands, which the filesystem need not allocate anew.
+		// stands, which the filesystem need not allocate anew. A shared
+		// file was made, sized, before the phase (makeShared).
 		mode = unix.O_WRONLY
 	}
 	fd, err := w.openTimed(p, w.path, w.openFlags(p, mode), 0o644)
@@ -45,10 +46,11 @@ func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte) error {
 	stable := bodyStable(block)
 	timed := true
 	var ops int64
-	for off := int64(0); off < w.size; off += block {
+	for l := int64(0); l < w.size; l += block {
 		if p.stop.Load() {
 			return errStopped
 		}
+		off := w.m.at(l)
 		if stable {
 			w.pat.stamp(buf, off)
 		} else {
@@ -60,9 +62,9 @@ func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte) error {
 		}
 		t1 := clock.Now()
 		ops++
-		w.done.Store(off + block)
+		w.done.Store(l + block)
 		if timed {
-			timed = w.account(p, t0, t1, ops, off+block, off+block < w.size)
+			timed = w.account(p, t0, t1, ops, l+block, l+block < w.size)
 		}
 	}
 	return nil
@@ -98,23 +100,24 @@ func (w *worker) readRecords(p *phaseParams, fd int, buf []byte, src source) (in
 	}
 	block := int64(len(buf))
 	var ops int64
-	for off := int64(0); off < w.size; off += block {
+	for l := int64(0); l < w.size; l += block {
 		if p.stop.Load() {
 			return ops, errStopped
 		}
+		off := src.m.at(l)
 		t0 := clock.Now()
 		if err := preadFull(fd, buf, off); err != nil {
 			return ops, fmt.Errorf("read %s at offset %d: %w", src.path, off, err)
 		}
 		t1 := clock.Now()
 		if p.verify {
-			if err := src.pat.check(buf, off); err != nil {
+			if err := src.check(buf, off); err != nil {
 				return ops, fmt.Errorf("verify %s: %w", src.path, err)
 			}
 		}
 		ops++
-		w.done.Store(off + block)
-		if !w.account(p, t0, t1, ops, off+block, off+block < w.size) {
+		w.done.Store(l + block)
+		if !w.account(p, t0, t1, ops, l+block, l+block < w.size) {
 			break
 		}
 	}

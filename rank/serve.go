@@ -35,6 +35,12 @@ type state struct {
 	workers []*worker
 	created bool // the job directory may hold our files
 	cleaned bool
+	// sharedFull says this rank's threads' parts of the shared file are
+	// written whole (by a write phase or a prefill) since it was made.
+	sharedFull bool
+	// mdAll and mdAny say whether all, or any, of this rank's metadata
+	// files exist.
+	mdAll, mdAny bool
 }
 
 // Serve joins the coordinator and answers its requests until the job ends.
@@ -119,11 +125,27 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
+		if isMDPhase(in.Phase) {
+			return Empty{}, s.prepareMD(in.Phase)
+		}
 		if s.job.FilesOf != "" {
 			return Empty{}, s.checkReused(in.Phase)
 		}
 		return Empty{}, s.prepareFiles(in.Phase)
+	case KindShared:
+		var in MakeShared
+		if err := decode(req, &in); err != nil || !in.Make || !s.shared() || s.job.FilesOf != "" {
+			return Empty{}, err
+		}
+		return Empty{}, s.makeShared(in.Phase)
 	case KindDrop:
+		var in Drop
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		if isMDPhase(in.Phase) {
+			return s.dropMD(), nil
+		}
 		return s.drop(), nil
 	case KindResident:
 		var in Resident
@@ -167,6 +189,9 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if s.job.Keep {
 			return Empty{}, nil
 		}
+		if err := s.removeMD(); err != nil {
+			return Empty{}, err
+		}
 		return Empty{}, removeFiles(s.jobDir, s.ownFiles())
 	}
 	return nil, fmt.Errorf("unknown request %q", req.Kind)
@@ -198,6 +223,7 @@ func (s *state) doSetup(in Setup) (SetupReply, error) {
 		s.jobDir = JobDir(in.Dir, in.Job.FilesOf)
 	}
 	s.created, s.cleaned = false, false
+	s.sharedFull, s.mdAll, s.mdAny = false, false, false
 	need := in.Job.FileSize * int64(len(in.Threads))
 	reply, err := checkNode(in.Dir, need)
 	if err != nil {
@@ -211,6 +237,11 @@ func (s *state) doSetup(in Setup) (SetupReply, error) {
 	}
 	ensureProcs(len(in.Threads))
 	s.workers = make([]*worker, len(in.Threads))
+	if in.Job.Layout == LayoutShared {
+		err := s.setupShared(in)
+		s.setupMD()
+		return reply, err
+	}
 	for i, t := range in.Threads {
 		w := newWorker(t, ThreadFile(s.jobDir, t), in.Job.FileSize, newPattern(in.Job.Seed, t))
 		if len(in.Sources) != 0 && in.Sources[i] != t {
@@ -219,6 +250,7 @@ func (s *state) doSetup(in Setup) (SetupReply, error) {
 		}
 		s.workers[i] = w
 	}
+	s.setupMD()
 	return reply, nil
 }
 
@@ -237,9 +269,11 @@ func (s *state) ownFiles() []string {
 }
 
 func (s *state) paths() []string {
-	p := make([]string, len(s.workers))
-	for i, w := range s.workers {
-		p[i] = w.path
+	p := make([]string, 0, len(s.workers))
+	for _, w := range s.workers {
+		if len(p) == 0 || !w.m.shared() {
+			p = append(p, w.path) // a shared file once
+		}
 	}
 	return p
 }
@@ -247,9 +281,16 @@ func (s *state) paths() []string {
 // phasePaths are the files the phase's threads open: their own, or for
 // a read phase the files they read.
 func (s *state) phasePaths(phase string) []string {
-	p := make([]string, len(s.workers))
-	for i, w := range s.workers {
-		p[i] = w.readSource(&phaseParams{name: phase}).path
+	if isMDPhase(phase) {
+		return nil
+	}
+	p := make([]string, 0, len(s.workers))
+	for _, w := range s.workers {
+		if len(p) == 0 || !w.m.shared() {
+			// A shared file once: each rank counts its node's cache of
+			// the whole file.
+			p = append(p, w.readSource(&phaseParams{name: phase}).path)
+		}
 	}
 	return p
 }
@@ -299,6 +340,9 @@ func (s *state) drop() DropReply {
 func (s *state) cleanupAfterFailure() error {
 	if !s.created || s.cleaned || s.job.Keep || s.job.FilesOf != "" {
 		return nil
+	}
+	if err := s.removeMD(); err != nil {
+		return fmt.Errorf("cleanup after failure: %w", err)
 	}
 	if err := removeFiles(s.jobDir, s.ownFiles()); err != nil {
 		return fmt.Errorf("cleanup after failure: %w", err)

@@ -76,6 +76,7 @@ type uringJob struct {
 	windows bool // slot buffers hold a pattern period; an operation uses its offset's window
 	stable  bool // block-multiple of the period: only stamps change between records
 	untimed bool // after a stonewall, go on untimed to the end (a sequential writer)
+	whole   bool // offsets anywhere in a shared file: write each offset's owner's data
 	src     source
 }
 
@@ -156,7 +157,7 @@ func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (in
 				if firstErr == nil && !stopping {
 					w.done.Store(completed * job.block)
 					if !job.write && p.verify {
-						if err := job.src.pat.check(buf, u.off[slot]); err != nil {
+						if err := job.src.check(buf, u.off[slot]); err != nil {
 							firstErr = fmt.Errorf("verify %s: %w", job.src.path, err)
 						}
 					}
@@ -192,11 +193,15 @@ func slotBuffer(u *uringIO, slot uint16, off int64, job uringJob) []byte {
 // putPattern puts the data for offset off in a write's buffer before it
 // is submitted, as the sync engine does before its clock starts.
 func (w *worker) putPattern(b []byte, off int64, job uringJob) {
+	owner := w.pat.thread
+	if job.whole {
+		owner = job.src.m.owner(off)
+	}
 	if job.windows || job.stable {
-		w.pat.stamp(b, off)
+		w.pat.stampAs(b, off, owner)
 		return
 	}
-	w.pat.fill(b, off)
+	w.pat.fillAs(b, off, owner)
 }
 
 // prepareUring gives every worker its ring and buffers for phase p when
@@ -242,5 +247,5 @@ const (
 func (w *worker) seqJob(p *phaseParams, write bool, src source) uringJob {
 	var next int64
 	return uringJob{write: write, total: w.size / p.block, block: p.block, stable: bodyStable(p.block),
-		untimed: write, src: src, next: func() int64 { o := next; next += p.block; return o }}
+		untimed: write, src: src, next: func() int64 { o := next; next += p.block; return src.m.at(o) }}
 }

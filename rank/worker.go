@@ -21,12 +21,17 @@ type worker struct {
 	path   string
 	size   int64
 	pat    *pattern
+	// m places the worker's data in its file: the identity in a per-thread
+	// file, the thread's segment or records in a shared one.
+	m fileMap
 	// src is the file the read phases read and the pattern it holds: the
 	// worker's own, or with --read-shift another thread's.
 	src  source
 	hist *histogram.Histogram
 	log  opLog
 	done atomic.Int64 // bytes completed, read by the progress reporter
+
+	mdPrefix string // metadata files' path up to their number (see mdPrefix)
 
 	rec     ThreadRecord
 	yieldAt int64    // rank-clock time of the next voluntary yield
@@ -59,6 +64,9 @@ type phaseParams struct {
 	gate      *startGate   // the rank's threads start their loops together; nil = no gate
 	engine    string       // engineSync or engineUring
 	depth     int          // operations in flight per thread with engineUring
+	randScope string       // ScopeSegment or ScopeFile (shared files only)
+	mdSize    int64        // metadata phases: bytes written and read per file
+	mdFiles   int          // metadata phases: files per thread
 }
 
 // newWorker is thread's worker on the file at path, reading its own file
@@ -71,14 +79,28 @@ func newWorker(thread int, path string, size int64, pat *pattern) *worker {
 // readFrom makes the read phases read the file of thread from, at path,
 // holding pattern pat.
 func (w *worker) readFrom(from int, path string, pat *pattern) {
-	w.src = source{thread: from, path: path, pat: pat}
+	w.src = source{thread: from, path: path, pat: pat, m: w.m.of(from)}
 }
 
-// source is a file to read and the thread that wrote it.
+// share puts the worker's data in the shared file at path, placed by m.
+func (w *worker) share(path string, m fileMap) {
+	w.path, w.m = path, m
+	w.src = source{thread: w.thread, path: path, pat: w.pat, m: m}
+}
+
+// source is a file to read, the thread that wrote it and where in the
+// file that thread's data lies.
 type source struct {
 	thread int
 	path   string
 	pat    *pattern
+	m      fileMap
+}
+
+// check verifies buf as read at file offset off against the pattern of
+// the thread whose part holds off.
+func (s source) check(buf []byte, off int64) error {
+	return s.pat.checkAs(buf, off, s.m.owner(off))
 }
 
 // readSource is the file a read phase of this worker reads.
@@ -86,7 +108,7 @@ func (w *worker) readSource(p *phaseParams) source {
 	if isReadPhase(p.name) {
 		return w.src
 	}
-	return source{thread: w.thread, path: w.path, pat: w.pat}
+	return source{thread: w.thread, path: w.path, pat: w.pat, m: w.m}
 }
 
 // isReadPhase says whether a phase only reads the files, and so reads
@@ -128,6 +150,8 @@ func (w *worker) run(p *phaseParams, buf []byte) error {
 		err = w.seqRead(p, buf)
 	case "randwrite", "randread":
 		err = w.random(p, buf)
+	case "mdcreate", "mdstat", "mdread", "mddelete":
+		err = w.metadata(p, buf)
 	default:
 		err = fmt.Errorf("unknown phase %q", p.name)
 	}
@@ -225,6 +249,14 @@ func (w *worker) bytesAt(at int64, opBytes int64) int64 {
 		n = w.rec.Bytes
 	}
 	return n
+}
+
+// opsAt is how many operations this worker had completed at rank time at.
+func (w *worker) opsAt(at int64) int64 {
+	if w.rec.EndNS <= at {
+		return w.rec.Ops
+	}
+	return min(w.log.opsAt(at), w.rec.Ops)
 }
 
 func pwriteFull(fd int, buf []byte, off int64) error {

@@ -1,0 +1,360 @@
+package rank
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"ioswarm/clock"
+)
+
+// The metadata phases (mdtest's, elbencho's): each thread creates, stats,
+// reads or deletes its --files-per-thread files, one operation per file,
+// in a directory of its own (md-t<thread>, mdtest "easy") or in one
+// directory all threads share (md-shared, names t<thread>.f<j>, a
+// "hard"-like case where every create contends for the same directory).
+const (
+	MDDirPerThread = "per-thread"
+	MDDirShared    = "shared"
+)
+
+// MDPhases are the metadata phases, in the order they make sense.
+var MDPhases = []string{"mdcreate", "mdstat", "mdread", "mddelete"}
+
+func isMDPhase(name string) bool {
+	switch name {
+	case "mdcreate", "mdstat", "mdread", "mddelete":
+		return true
+	}
+	return false
+}
+
+// ourMDDir and ourMDFile match the metadata directories in a job
+// directory and the files in them, and only those.
+var (
+	ourMDDir  = regexp.MustCompile(`^md-(t[0-9]+|shared)$`)
+	ourMDFile = regexp.MustCompile(`^(t[0-9]+\.)?f[0-9]+$`)
+)
+
+// mdDir is the directory thread's metadata files live in.
+func mdDir(jd string, thread int, shared bool) string {
+	if shared {
+		return filepath.Join(jd, "md-shared")
+	}
+	return filepath.Join(jd, "md-t"+strconv.Itoa(thread))
+}
+
+// mdPrefix is the path of thread's files up to the file number.
+func mdPrefix(jd string, thread int, shared bool) string {
+	if shared {
+		return mdDir(jd, thread, true) + "/t" + strconv.Itoa(thread) + ".f"
+	}
+	return mdDir(jd, thread, false) + "/f"
+}
+
+// mdPath builds file j's path after prefix into buf, NUL-terminated for
+// the system call, without allocating: the timed loop allocates nothing.
+func mdPath(buf []byte, prefix string, j int) []byte {
+	buf = append(buf[:0], prefix...)
+	buf = strconv.AppendInt(buf, int64(j), 10)
+	return append(buf, 0)
+}
+
+// setupMD gives every worker the path prefix of its metadata files.
+func (s *state) setupMD() {
+	for _, w := range s.workers {
+		if w != nil && s.job.MDFiles > 0 {
+			w.mdPrefix = mdPrefix(s.jobDir, w.thread, s.mdShared())
+		}
+	}
+}
+
+// mdShared says whether this job's metadata files share one directory.
+func (s *state) mdShared() bool { return s.job.MDDir == MDDirShared }
+
+// prepareMD readies the metadata files for phase, untimed: the
+// directories exist; mdcreate finds none of the files, any other phase
+// all of them.
+func (s *state) prepareMD(phase string) error {
+	for _, w := range s.workers {
+		d := mdDir(s.jobDir, w.thread, s.mdShared())
+		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("thread %d: create %s: %w", w.thread, d, err)
+		}
+		if err := checkJobDir(d); err != nil {
+			return err
+		}
+	}
+	if phase == "mdcreate" {
+		if s.mdAny {
+			if err := s.eachMD("remove the previous", func(p string) error {
+				if err := unix.Unlink(p); err != nil && !errors.Is(err, unix.ENOENT) {
+					return err
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		s.mdAll, s.mdAny = false, false
+		return nil
+	}
+	if s.mdAll {
+		return nil
+	}
+	data := make([]byte, s.job.MDSize)
+	s.mdAny = true
+	if err := s.eachMDWorker("prefill", func(w *worker, p string) error {
+		return os.WriteFile(p, w.mdData(data), 0o644)
+	}); err != nil {
+		return err
+	}
+	s.mdAll = true
+	return nil
+}
+
+// eachMD calls f on the path of every metadata file of this rank's
+// threads; an error names the thread and the path.
+func (s *state) eachMD(what string, f func(string) error) error {
+	return s.eachMDWorker(what, func(_ *worker, p string) error { return f(p) })
+}
+
+func (s *state) eachMDWorker(what string, f func(*worker, string) error) error {
+	for _, w := range s.workers {
+		prefix := mdPrefix(s.jobDir, w.thread, s.mdShared())
+		for j := 0; j < s.job.MDFiles; j++ {
+			p := prefix + strconv.Itoa(j)
+			if err := f(w, p); err != nil {
+				return fmt.Errorf("thread %d: %s %s: %w", w.thread, what, p, err)
+			}
+		}
+	}
+	return nil
+}
+
+// mdData is what thread w writes into each of its metadata files: its
+// pattern at offset 0, cut to the file size (buf's length).
+func (w *worker) mdData(buf []byte) []byte {
+	full := make([]byte, (len(buf)+unitSize-1)/unitSize*unitSize)
+	w.pat.fill(full, 0)
+	copy(buf, full)
+	return buf
+}
+
+// phaseDone notes what a phase that succeeded left on disk.
+func (s *state) phaseDone(phase string) {
+	switch phase {
+	case "write":
+		s.sharedFull = s.shared()
+	case "mdcreate":
+		s.mdAll, s.mdAny = true, true
+	case "mddelete":
+		s.mdAll, s.mdAny = false, false
+	}
+}
+
+// removeMD removes this rank's threads' metadata files and directories
+// (a shared one when no other rank still has files in it).
+func (s *state) removeMD() error {
+	if s.job.MDFiles == 0 || s.jobDir == "" {
+		return nil
+	}
+	mine := map[string]bool{}
+	for _, w := range s.workers {
+		mine["t"+strconv.Itoa(w.thread)] = true
+	}
+	for _, w := range s.workers {
+		d := mdDir(s.jobDir, w.thread, s.mdShared())
+		match := func(string) bool { return true }
+		if s.mdShared() {
+			match = func(name string) bool {
+				t, _, _ := bytes.Cut([]byte(name), []byte("."))
+				return mine[string(t)]
+			}
+		}
+		if err := removeMDDir(d, match); err != nil {
+			return err
+		}
+		if s.mdShared() {
+			return nil // one directory for all: done
+		}
+	}
+	return nil
+}
+
+// removeMDDir removes the metadata files in d that match and d itself
+// when then empty. d is opened without following a link: cleanup never
+// reaches outside the job directory.
+func removeMDDir(d string, match func(string) bool) error {
+	f, err := openJobDir(d)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("clean up: %w", err)
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // another rank sharing it removed it, empty, meanwhile
+	}
+	if err != nil {
+		return fmt.Errorf("clean up %s: %w", d, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && ourMDFile.MatchString(e.Name()) && match(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	if err := unlinkIn(f, d, names); err != nil {
+		return err
+	}
+	return removeDirIfEmpty(d)
+}
+
+// dropMD empties the caches a metadata phase would hit: dentries and
+// inodes, which only drop_caches reaches (O_DIRECT and fadvise do not).
+func (s *state) dropMD() DropReply {
+	switch {
+	case s.job.DropCaches == "off":
+		return DropReply{Method: "none"}
+	case canDropNode():
+		if !s.setup.DropNode {
+			return DropReply{Method: "drop_caches"}
+		}
+		if err := dropNode(); err == nil {
+			return DropReply{Method: "drop_caches"}
+		} else {
+			return DropReply{Method: "none", Warning: err.Error()}
+		}
+	}
+	return DropReply{Method: "none", Warning: "cannot write " + dropCachesPath +
+		" (not root): metadata phases ran with the node's dentry and inode caches as they were"}
+}
+
+// metadata runs one metadata phase over the worker's files. The time runs
+// from before the first operation to after the last; each operation
+// (create = open with O_CREAT|O_EXCL, write --md-size bytes, close; stat;
+// read = open, read, close; delete = unlink) is one latency sample. After
+// a stonewall, mdcreate and mddelete go on untimed to the last file, as a
+// sequential writer does, so the next phase finds every file or none.
+func (w *worker) metadata(p *phaseParams, buf []byte) error {
+	files, prefix := p.mdFiles, w.mdPrefix
+	w.log.reset(int64(files), defaultLogEntries)
+	// buf holds the pattern at offset 0 (prepare), which is what every
+	// file holds; a copy stays for the check after each read.
+	data, want := buf[:p.mdSize], buf[len(buf)/2:len(buf)/2+int(p.mdSize)]
+	copy(want, data)
+	untimed := p.name == "mdcreate" || p.name == "mddelete"
+	path := make([]byte, 0, len(prefix)+24)
+	w.rec.StartNS = clock.Now()
+	if p.gate != nil {
+		p.gate.pass(p.stop)
+	}
+	timed := true
+	var ops int64
+	for j := 0; j < files; j++ {
+		if p.stop.Load() {
+			return errStopped
+		}
+		path = mdPath(path, prefix, j)
+		t0 := clock.Now()
+		err := w.mdOp(p, path, data)
+		t1 := clock.Now()
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", p.name, path[:len(path)-1], err)
+		}
+		if p.verify && p.name == "mdread" && !bytes.Equal(data, want) {
+			return fmt.Errorf("verify %s: contents differ from what thread %d wrote", path[:len(path)-1], w.thread)
+		}
+		if !timed {
+			continue
+		}
+		ops++
+		w.done.Store(ops * int64(len(data)))
+		timed = w.account(p, t0, t1, ops, ops*int64(len(data)), j+1 < files)
+		if !timed && !untimed {
+			break
+		}
+	}
+	if !timed {
+		return nil // timedEnd was called at the stonewall
+	}
+	bytes := ops * p.mdSize
+	if p.name == "mdstat" || p.name == "mddelete" {
+		bytes = 0
+	}
+	w.timedEnd(clock.Now(), bytes, ops, false)
+	return nil
+}
+
+// mdOp is one metadata operation on the NUL-terminated path. Raw system
+// calls take the path as it is, where the unix package would copy it.
+func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
+	ptr := uintptr(unsafe.Pointer(&path[0]))
+	switch p.name {
+	case "mdcreate":
+		fd, err := openat(ptr, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
+		if err != nil {
+			return err
+		}
+		if len(data) > 0 {
+			if err := pwriteFull(fd, data, 0); err != nil {
+				unix.Close(fd)
+				return err
+			}
+		}
+		return unix.Close(fd)
+	case "mdstat":
+		var st unix.Stat_t
+		if _, _, e := unix.Syscall6(unix.SYS_NEWFSTATAT, uintptr(atCWD), ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0); e != 0 {
+			return e
+		}
+		if p.verify && (st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != int64(len(data))) {
+			return fmt.Errorf("verify: mode %o, %d bytes; want a regular file of %d", st.Mode, st.Size, len(data))
+		}
+		return nil
+	case "mdread":
+		fd, err := openat(ptr, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+		if err != nil {
+			return err
+		}
+		if len(data) > 0 {
+			if err := preadFull(fd, data, 0); err != nil {
+				unix.Close(fd)
+				return err
+			}
+		}
+		return unix.Close(fd)
+	case "mddelete":
+		if _, _, e := unix.Syscall(unix.SYS_UNLINKAT, uintptr(atCWD), ptr, 0); e != 0 {
+			return e
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown phase %q", p.name)
+}
+
+func openat(path uintptr, flags int, mode uint32) (int, error) {
+	for {
+		fd, _, e := unix.Syscall6(unix.SYS_OPENAT, uintptr(atCWD), path, uintptr(flags), uintptr(mode), 0, 0)
+		if e == unix.EINTR {
+			continue
+		}
+		if e != 0 {
+			return -1, e
+		}
+		return int(fd), nil
+	}
+}
+
+// atCWD is AT_FDCWD as a variable: a negative constant has no uintptr.
+var atCWD = unix.AT_FDCWD
