@@ -25,7 +25,13 @@ func ioFlags() []cli.Flag {
 		&cli.StringFlag{Name: "file-size", Usage: "size of each thread's file (instead of --total)"},
 		&cli.StringFlag{Name: "block", Value: "16MiB", Usage: "record size of sequential phases"},
 		&cli.StringFlag{Name: "rand-block", Value: "4KiB", Usage: "operation size of random phases"},
-		&cli.StringFlag{Name: "phases", Value: "write,read", Usage: "comma list of write, rewrite, read, reread, randwrite, randread"},
+		&cli.StringFlag{Name: "phases", Value: "write,read", Usage: "comma list of write, rewrite, read, reread, randwrite, randread, and the metadata phases mdcreate, mdstat, mdread, mddelete"},
+		&cli.StringFlag{Name: "layout", Value: "per-thread", Usage: "per-thread (a file per thread, N-N) or shared (one file for all threads, N-1)"},
+		&cli.StringFlag{Name: "pattern", Value: "segmented", Usage: "with --layout shared: segmented (thread i writes [i·S, (i+1)·S)) or strided (record j of thread i at (j·threads + i)·block)"},
+		&cli.StringFlag{Name: "rand-scope", Value: "segment", Usage: "with --layout shared: random phases draw offsets in the thread's own part (segment) or anywhere in the file (file)"},
+		&cli.IntFlag{Name: "files-per-thread", Value: 1000, Usage: "metadata phases: files each thread creates, stats, reads and deletes"},
+		&cli.StringFlag{Name: "md-dir", Value: "per-thread", Usage: "metadata phases: a directory per thread (mdtest easy) or one shared by all threads (shared)"},
+		&cli.StringFlag{Name: "md-size", Value: "0", Usage: "metadata phases: bytes written into each file at create and read back by mdread (IO500 hard: 3901)"},
 		&cli.BoolFlag{Name: "fsync", Value: true, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
 		&cli.BoolFlag{Name: "no-fsync", Usage: "do not fsync before close"},
 		&cli.BoolFlag{Name: "direct", Usage: "O_DIRECT for every phase"},
@@ -85,6 +91,15 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 	o.AllowMixedFS = c.Bool("allow-mixed-fs")
 	o.Reuse = c.String("reuse")
 	o.Engine, o.IODepth = c.String("engine"), c.Int("iodepth")
+	o.Layout, o.Pattern, o.RandScope = c.String("layout"), c.String("pattern"), c.String("rand-scope")
+	o.FilesPerThread, o.MDDir = c.Int("files-per-thread"), c.String("md-dir")
+	if v := c.String("md-size"); v != "" && v != "0" {
+		n, err := units.ParseSize(v)
+		if err != nil {
+			return o, flagError("md-size", v, err)
+		}
+		o.MDSize = n
+	}
 	shift, err := parseReadShift(c.String("read-shift"))
 	if err != nil {
 		return o, err

@@ -128,7 +128,11 @@ func (s *Session) newJob(o Options) (*job, error) {
 			ReadShift: shift, ReadShiftRequested: shiftWord(o.ReadShift), ServerCache: o.ServerCache,
 			TotalAuto: o.TotalAuto, AllowMixedFS: o.AllowMixedFS, ThreadsFrom: o.ThreadsFrom,
 			Engine: o.Engine, IODepth: o.IODepth, RandTimeNS: int64(o.RandTime),
+			Layout: o.Layout, Pattern: o.sharedOnly(o.Pattern), RandScope: o.sharedOnly(o.RandScope),
 		},
+	}
+	if o.hasMD() {
+		j.res.Config.FilesPerThread, j.res.Config.MDDir, j.res.Config.MDSize = o.FilesPerThread, o.MDDir, o.MDSize
 	}
 	if note != "" {
 		j.warn(note)
@@ -275,9 +279,14 @@ func (j *job) sizeAuto() error {
 }
 
 func (j *job) rankJob() rank.Job {
-	return rank.Job{ID: j.id, Seed: j.seed, FileSize: j.o.FileSize, Block: j.o.Block,
+	rj := rank.Job{ID: j.id, Seed: j.seed, FileSize: j.o.FileSize, Block: j.o.Block,
 		RandBlock: j.o.RandBlock, Direct: j.o.Direct, Fsync: j.o.Fsync, Verify: j.o.Verify,
-		DropCaches: j.o.DropCaches, Keep: j.o.Keep, FilesOf: j.filesOf, Engine: j.o.Engine, IODepth: j.o.IODepth}
+		DropCaches: j.o.DropCaches, Keep: j.o.Keep, FilesOf: j.filesOf, Engine: j.o.Engine, IODepth: j.o.IODepth,
+		Threads: j.o.Threads, Layout: j.o.Layout, Pattern: j.o.Pattern, RandScope: j.o.RandScope}
+	if j.o.hasMD() {
+		rj.MDFiles, rj.MDDir, rj.MDSize = j.o.FilesPerThread, j.o.MDDir, j.o.MDSize
+	}
+	return rj
 }
 
 func (j *job) warn(msg string) {

@@ -57,6 +57,17 @@ type Options struct {
 	// ReuseWrites lets a reusing job random-write into the kept files, as
 	// IOzone's -i2 does (it writes the bytes they already hold).
 	ReuseWrites bool
+	// Layout is per-thread (one file each, the default) or shared (one
+	// file for all threads) with Pattern segmented or strided; RandScope
+	// says where a shared file's random phases draw offsets (see layout.go).
+	Layout    string
+	Pattern   string
+	RandScope string
+	// The metadata phases: FilesPerThread files per thread, in per-thread
+	// or one shared directory (MDDir), MDSize bytes each.
+	FilesPerThread int
+	MDDir          string
+	MDSize         int64
 
 	Targets  []launcher.Target // nodes, in host order; empty for local runs
 	Launcher launcher.Launcher
@@ -90,7 +101,8 @@ func IsUsage(err error) bool {
 
 // Phase names, in the order users usually want them. rewrite and reread
 // are IOzone's second passes: the same records over the existing files.
-var knownPhases = []string{"write", "rewrite", "read", "reread", "randwrite", "randread"}
+var knownPhases = []string{"write", "rewrite", "read", "reread", "randwrite", "randread",
+	"mdcreate", "mdstat", "mdread", "mddelete"}
 
 // Validate checks everything that can be checked before anything starts and
 // settles FileSize and Total.
@@ -127,6 +139,12 @@ func (o *Options) Validate() error {
 		return err
 	}
 	if err := o.validateEngine(); err != nil {
+		return err
+	}
+	if err := o.validateLayout(); err != nil {
+		return err
+	}
+	if err := o.validateMD(); err != nil {
 		return err
 	}
 	switch o.DropCaches {

@@ -22,7 +22,15 @@ const releaseLead = 200 * time.Millisecond
 // phase runs one timed phase on every rank and reduces it.
 func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, error) {
 	p := result.Phase{Name: name, Iteration: iter}
-	// Untimed: a write finds its files gone, any other phase finds them full.
+	// Untimed: a write finds its files gone, any other phase finds them
+	// full. A shared file is made first, by rank 0 alone.
+	if j.o.Layout == rank.LayoutShared && !isMD(name) {
+		if _, err := j.s.coord.Call(ctx, rank.KindShared, func(r int) any {
+			return rank.MakeShared{Phase: name, Make: r == 0}
+		}); err != nil {
+			return p, fmt.Errorf("making the shared file: %w", err)
+		}
+	}
 	if _, err := j.s.coord.Call(ctx, rank.KindPrepare, same(rank.Prepare{Phase: name})); err != nil {
 		return p, fmt.Errorf("preparing files: %w", err)
 	}
@@ -125,7 +133,11 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 			if isRead(p.Name) {
 				writer = j.sources[tr.Thread]
 			}
-			th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
+			if !j.wholeFile(p.Name) {
+				// (A random phase over a whole shared file touches every
+				// thread's part: no one writer.)
+				th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
+			}
 			p.Stonewalled = p.Stonewalled || tr.Stonewalled
 		}
 	}
@@ -147,8 +159,11 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 		if err := json.Unmarshal(b, &reply); err != nil || len(reply.Bytes) != len(replies[r].Threads) {
 			return fmt.Errorf("rank %d: bad first-done reply (%v)", r, err)
 		}
-		for _, n := range reply.Bytes {
+		for k, n := range reply.Bytes {
 			p.Threads[i].BytesAtFirstDone = n
+			if isMD(p.Name) && k < len(reply.Ops) {
+				p.Threads[i].OpsAtFirstDone = reply.Ops[k]
+			}
 			i++
 		}
 	}
@@ -227,6 +242,11 @@ func (j *job) resident(ctx context.Context, p *result.Phase) error {
 		p.ResidentByHost = append(p.ResidentByHost, hr)
 	}
 	return nil
+}
+
+// wholeFile says whether phase draws offsets over all of a shared file.
+func (j *job) wholeFile(phase string) bool {
+	return j.o.Layout == rank.LayoutShared && j.o.RandScope == rank.ScopeFile && strings.HasPrefix(phase, "rand")
 }
 
 // hostOfThread is the host a thread runs on.

@@ -39,6 +39,9 @@ func (o *Options) validateReuse() error {
 		return usagef("--reuse %q: want a job id (as the kept run's table printed it), its directory, or latest", o.Reuse)
 	}
 	for _, p := range o.Phases {
+		if isMD(p) {
+			continue // refused by validateMD, with its reason
+		}
 		if !slices.Contains(readOnlyPhases, p) && !(o.ReuseWrites && p == "randwrite") {
 			return usagef("--reuse: phase %s would write the kept files; a reusing job only reads (phases %s)",
 				p, strings.Join(readOnlyPhases, ", "))
@@ -84,6 +87,12 @@ func (j *job) matchKept(m rank.Manifest) error {
 		return usagef("%s has %d threads' files, this job runs %d threads", where, m.Threads, j.o.Threads)
 	case m.FileSize != j.o.FileSize:
 		return usagef("%s wrote files of %d bytes, this job's are %d (--file-size or --total)", where, m.FileSize, j.o.FileSize)
+	case keptLayout(m) != j.o.Layout:
+		return usagef("%s wrote --layout %s files, this job asks for --layout %s", where, keptLayout(m), j.o.Layout)
+	case j.o.Layout == rank.LayoutShared && m.Pattern != j.o.Pattern:
+		return usagef("%s wrote its shared file --pattern %s, this job asks for --pattern %s", where, m.Pattern, j.o.Pattern)
+	case j.o.Layout == rank.LayoutShared && m.Block != j.o.Block && j.o.Pattern == rank.PatternStrided:
+		return usagef("%s interleaved records of %d bytes, this job's --block is %d", where, m.Block, j.o.Block)
 	}
 	for t := 0; t < m.Threads; t++ {
 		if h := j.hostOfThread(t); h != m.Hosts[t] {
@@ -92,6 +101,15 @@ func (j *job) matchKept(m rank.Manifest) error {
 		}
 	}
 	return nil
+}
+
+// keptLayout is the layout a manifest describes; manifests from before
+// shared files name none.
+func keptLayout(m rank.Manifest) string {
+	if m.Layout == "" {
+		return rank.LayoutPerThread
+	}
+	return m.Layout
 }
 
 // keepManifest leaves, beside the kept files, what a later --reuse job
@@ -103,7 +121,11 @@ func (j *job) keepManifest(ctx context.Context) error {
 		hosts[t] = j.hostOfThread(t)
 	}
 	m := rank.Manifest{JobID: j.id, Seed: j.seed, Threads: j.o.Threads, FileSize: j.o.FileSize,
-		Block: j.o.Block, Hosts: hosts, Version: j.o.Version, CreatedAt: time.Now().Format(time.RFC3339)}
+		Block: j.o.Block, Hosts: hosts, Version: j.o.Version, CreatedAt: time.Now().Format(time.RFC3339),
+		Layout: j.o.Layout}
+	if j.o.Layout == rank.LayoutShared {
+		m.Pattern = j.o.Pattern
+	}
 	if j.filesOf != "" {
 		m.JobID = j.filesOf
 	}

@@ -93,6 +93,17 @@ func compare(stored, again *result.Phase) error {
 		{"thread_bandwidth.mean", stored.ThreadBandwidth.Mean, again.ThreadBandwidth.Mean},
 		{"thread_bandwidth.max", stored.ThreadBandwidth.Max, again.ThreadBandwidth.Max},
 		{"fsync_share", stored.FsyncShare, again.FsyncShare},
+		{"ops_per_sec", stored.OpsPerSec, again.OpsPerSec},
+		{"first_done_ops_per_sec", stored.FirstDoneOpsPerSec, again.FirstDoneOpsPerSec},
+	}
+	if (stored.ThreadOpsPerSec == nil) != (again.ThreadOpsPerSec == nil) {
+		return fmt.Errorf("thread_ops_per_sec is %v in the file but %v from the records", stored.ThreadOpsPerSec, again.ThreadOpsPerSec)
+	}
+	if s, a := stored.ThreadOpsPerSec, again.ThreadOpsPerSec; s != nil {
+		rates = append(rates,
+			rateField{"thread_ops_per_sec.min", s.Min, a.Min},
+			rateField{"thread_ops_per_sec.mean", s.Mean, a.Mean},
+			rateField{"thread_ops_per_sec.max", s.Max, a.Max})
 	}
 	for _, f := range rates {
 		if !agree(f.stored, f.again) {

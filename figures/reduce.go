@@ -46,6 +46,9 @@ func Reduce(p *result.Phase) error {
 	if err != nil {
 		return err
 	}
+	if err := reduceMetadata(p, window, toFirst); err != nil {
+		return err
+	}
 	n := float64(len(p.Threads))
 	p.Bytes, p.Ops = t.bytes, t.ops
 	p.WindowNS = window

@@ -67,6 +67,21 @@ type Config struct {
 	IODepth int    `json:"iodepth,omitempty"`
 	// RandTimeNS bounds the timed part of random phases (--rand-time).
 	RandTimeNS int64 `json:"rand_time_ns,omitempty"`
+	// Layout is "per-thread" (a file per thread) or "shared" (one file,
+	// shared.dat, for all threads); for shared, Pattern is "segmented"
+	// (thread i's bytes at [i·file_size, (i+1)·file_size)) or "strided"
+	// (record j of thread i at (j·threads + i)·block_size), and RandScope
+	// where random phases draw offsets: "segment" (the thread's own part)
+	// or "file" (anywhere in it). Absent from files before shared files.
+	Layout    string `json:"layout,omitempty"`
+	Pattern   string `json:"pattern,omitempty"`
+	RandScope string `json:"rand_scope,omitempty"`
+	// The metadata phases' files: FilesPerThread per thread, in a
+	// directory per thread or one shared ("per-thread" or "shared"),
+	// MDSize bytes each.
+	FilesPerThread int    `json:"files_per_thread,omitempty"`
+	MDDir          string `json:"md_dir,omitempty"`
+	MDSize         int64  `json:"md_size,omitempty"`
 }
 
 // Host is one rank's node.
@@ -174,6 +189,14 @@ type Phase struct {
 	IODepthAchievedMax  int     `json:"iodepth_achieved_max,omitempty"`
 	// Series is the phase over time: what completed in each interval.
 	Series *Series `json:"series,omitempty"`
+	// Metadata phases (mdcreate, mdstat, mdread, mddelete): OpsPerSec is
+	// ops / window_ns (the definition of iops, which holds the same
+	// value); FirstDoneOpsPerSec is Σ ops_at_first_done / (first_done_ns
+	// − start_ns); ThreadOpsPerSec is the spread of ops_i / (end_i −
+	// start_i).
+	OpsPerSec          float64 `json:"ops_per_sec,omitempty"`
+	FirstDoneOpsPerSec float64 `json:"first_done_ops_per_sec,omitempty"`
+	ThreadOpsPerSec    *Spread `json:"thread_ops_per_sec,omitempty"`
 	// ResidentByHost is ResidentFraction node by node.
 	ResidentByHost []HostResidency `json:"resident_by_host,omitempty"`
 	CacheGuard     *CacheGuard     `json:"cache_guard,omitempty"`
@@ -222,6 +245,9 @@ type Thread struct {
 	StartNS          int64  `json:"start_ns"`
 	EndNS            int64  `json:"end_ns"`
 	BytesAtFirstDone int64  `json:"bytes_at_first_done"`
+	// OpsAtFirstDone is the operations the thread had completed at the
+	// first-done moment (metadata phases).
+	OpsAtFirstDone int64 `json:"ops_at_first_done,omitempty"`
 	// How long the thread's timed fsync and close took (0: none timed, as
 	// past a stonewall or without fsync); both lie inside [start, end].
 	FsyncNS int64 `json:"fsync_ns,omitempty"`

@@ -1,0 +1,110 @@
+package coordinator
+
+import (
+	"slices"
+	"strings"
+
+	"ioswarm/rank"
+	"ioswarm/units"
+)
+
+// isMD says whether a phase is a metadata phase.
+func isMD(name string) bool { return slices.Contains(rank.MDPhases, name) }
+
+// hasMD says whether the job runs a metadata phase.
+func (o *Options) hasMD() bool { return slices.ContainsFunc(o.Phases, isMD) }
+
+// sharedOnly is v for a shared layout, empty (not recorded) otherwise.
+func (o *Options) sharedOnly(v string) string {
+	if o.Layout != rank.LayoutShared {
+		return ""
+	}
+	return v
+}
+
+// validateLayout checks --layout, --pattern and --rand-scope; empty
+// values (options built in Go) are the defaults.
+func (o *Options) validateLayout() error {
+	if o.Layout == "" {
+		o.Layout = rank.LayoutPerThread
+	}
+	if o.Pattern == "" {
+		o.Pattern = rank.PatternSegment
+	}
+	if o.RandScope == "" {
+		o.RandScope = rank.ScopeSegment
+	}
+	switch o.Layout {
+	case rank.LayoutPerThread, rank.LayoutShared:
+	default:
+		return usagef("--layout %q: must be per-thread or shared", o.Layout)
+	}
+	switch o.Pattern {
+	case rank.PatternSegment, rank.PatternStrided:
+	default:
+		return usagef("--pattern %q: must be segmented or strided", o.Pattern)
+	}
+	switch o.RandScope {
+	case rank.ScopeSegment, rank.ScopeFile:
+	default:
+		return usagef("--rand-scope %q: must be segment or file", o.RandScope)
+	}
+	if o.Layout != rank.LayoutShared {
+		if o.Pattern != rank.PatternSegment {
+			return usagef("--pattern %s: needs --layout shared (a per-thread file has one thread's records only)", o.Pattern)
+		}
+		if o.RandScope != rank.ScopeSegment {
+			return usagef("--rand-scope %s: needs --layout shared", o.RandScope)
+		}
+		return nil
+	}
+	// A strided thread's random operation must lie inside one of its
+	// records, and O_DIRECT offsets stay aligned: every offset in a shared
+	// file is a multiple of --block, --rand-block or the segment, all
+	// 4 KiB multiples with --direct (validateSizes).
+	if o.Pattern == rank.PatternStrided && o.needsRand() && o.Block%o.RandBlock != 0 {
+		return usagef("--pattern strided: --block %s is not a multiple of --rand-block %s; a random operation must lie inside one record",
+			units.FormatSize(o.Block), units.FormatSize(o.RandBlock))
+	}
+	return nil
+}
+
+// maxFilesPerThread bounds --files-per-thread: a thread's metadata files
+// are one directory's worth at most.
+const maxFilesPerThread = 100_000_000
+
+// validateMD checks --files-per-thread, --md-dir and --md-size.
+func (o *Options) validateMD() error {
+	if o.MDDir == "" {
+		o.MDDir = rank.MDDirPerThread
+	}
+	if o.MDDir != rank.MDDirPerThread && o.MDDir != rank.MDDirShared {
+		return usagef("--md-dir %q: must be per-thread or shared", o.MDDir)
+	}
+	if o.MDSize < 0 || o.MDSize > 1<<30 {
+		return usagef("--md-size %d: must be 0 to 1GiB", o.MDSize)
+	}
+	if !o.hasMD() {
+		return nil
+	}
+	if o.FilesPerThread < 1 || o.FilesPerThread > maxFilesPerThread {
+		return usagef("--files-per-thread %d: metadata phases need 1 to %d files per thread", o.FilesPerThread, maxFilesPerThread)
+	}
+	if o.Engine == "io_uring" {
+		return usagef("--engine io_uring: the metadata phases (%s) run on the sync engine only", mdList(o.Phases))
+	}
+	if o.Reuse != "" {
+		return usagef("--reuse: the metadata phases (%s) make their own files; run them without --reuse", mdList(o.Phases))
+	}
+	return nil
+}
+
+func mdList(phases []string) string {
+	var md []string
+	for _, p := range phases {
+		if isMD(p) {
+			md = append(md, p)
+		}
+	}
+	return strings.Join(md, ",")
+}
