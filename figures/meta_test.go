@@ -31,7 +31,10 @@ func TestMetadataFiguresRecomputed(t *testing.T) {
 		{"first_done_ops_per_sec", func(p *result.Phase) { p.FirstDoneOpsPerSec = p.OpsPerSec }},
 		{"thread_ops_per_sec.max", func(p *result.Phase) { s := *p.ThreadOpsPerSec; s.Max++; p.ThreadOpsPerSec = &s }},
 		{"thread_ops_per_sec is", func(p *result.Phase) { p.ThreadOpsPerSec = nil }},
-		{"ops_at_first_done", func(p *result.Phase) { p.Threads = append([]result.Thread(nil), p.Threads...); p.Threads[1].OpsAtFirstDone = 1001 }},
+		{"ops_at_first_done", func(p *result.Phase) {
+			p.Threads = append([]result.Thread(nil), p.Threads...)
+			p.Threads[1].OpsAtFirstDone = 1001
+		}},
 	} {
 		lied := p
 		c.lie(&lied)
