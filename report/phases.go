@@ -117,8 +117,11 @@ func warned(phases []result.Phase) bool {
 }
 
 // isRandom reports whether a phase is counted in operations (randwrite,
-// randread) rather than only in bytes.
-func isRandom(name string) bool { return strings.HasPrefix(name, "rand") }
+// randread, and the metadata phases, whose IOPS are files per second)
+// rather than only in bytes.
+func isRandom(name string) bool {
+	return strings.HasPrefix(name, "rand") || strings.HasPrefix(name, "md")
+}
 
 // hasLatency reports whether the phase carries latency figures at all;
 // zero percentiles without a histogram mean "not measured", not 0 ns.

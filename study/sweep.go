@@ -117,8 +117,11 @@ func (f Figure) Spread() figures.Stat {
 }
 
 // IsRandom reports whether a phase is counted in operations as well as
-// bytes.
-func IsRandom(phase string) bool { return strings.HasPrefix(phase, "rand") }
+// bytes: the random phases and the metadata phases (files per second),
+// which the charts draw in the operations panel.
+func IsRandom(phase string) bool {
+	return strings.HasPrefix(phase, "rand") || strings.HasPrefix(phase, "md")
+}
 
 // FiguresOf returns one Figure per phase of job, in the order the phases
 // first ran.
