@@ -22,6 +22,25 @@ func (o *Options) sharedOnly(v string) string {
 	return v
 }
 
+// onlyMD says whether every phase is a metadata phase: no data file.
+func (o *Options) onlyMD() bool {
+	return len(o.Phases) > 0 && !slices.ContainsFunc(o.Phases, func(p string) bool { return !isMD(p) })
+}
+
+// noDataSizes settles the data sizes of a job that writes no data file:
+// --total and --file-size shape nothing, so they are not checked, and the
+// result says total 0. (A rank still gets a nominal file size of one
+// record, which it never uses.)
+func (o *Options) noDataSizes() {
+	if o.Block <= 0 {
+		o.Block = 16 << 20
+	}
+	if o.RandBlock <= 0 {
+		o.RandBlock = 4096
+	}
+	o.FileSize, o.Total, o.TotalAuto = o.Block, 0, false
+}
+
 // validateLayout checks --layout, --pattern and --rand-scope; empty
 // values (options built in Go) are the defaults.
 func (o *Options) validateLayout() error {

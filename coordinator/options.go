@@ -123,7 +123,9 @@ func (o *Options) Validate() error {
 		}
 		seen[p] = true
 	}
-	if err := o.validateSizes(); err != nil {
+	if o.onlyMD() {
+		o.noDataSizes()
+	} else if err := o.validateSizes(); err != nil {
 		return err
 	}
 	if o.ReadShift < ReadShiftAuto {
