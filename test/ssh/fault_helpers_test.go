@@ -34,7 +34,13 @@ type faultRun struct {
 func (e *env) startFault(t *testing.T, private string) faultRun {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "result.json")
-	cmd, stderr := e.startLong(t, "--heartbeat-timeout", heartbeatTimeout, "--output", out)
+	args := []string{"--heartbeat-timeout", heartbeatTimeout, "--output", out}
+	if private != "" {
+		// The private tmpfs is another filesystem than the others' on
+		// purpose.
+		args = append(args, "--allow-mixed-fs")
+	}
+	cmd, stderr := e.startLong(t, args...)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		files, _ := filepath.Glob(filepath.Join(e.dir, "ioswarm-*", "t*.dat"))

@@ -23,10 +23,16 @@ func TestHostsPreflight(t *testing.T) {
 	if o.Code != 0 {
 		t.Fatalf("hosts exit %d\nstdout:\n%s\nstderr:\n%s", o.Code, o.Stdout, o.Stderr)
 	}
-	line := regexp.MustCompile(`(?m)^(node\d)\s+ok\s+root\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+ \S+\s+yes\s+yes\s+[+-]\d+\.\d+ ms ±\d+\.\d+ ms$`)
+	// host, status, user, arch, kernel, fs, free, memory, writable, drop caches, io_uring, clock
+	line := regexp.MustCompile(`(?m)^(node\d)\s+ok\s+root\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+ \S+\s+\S+ \S+\s+yes\s+yes\s+(yes|no)\s+[+-]\d+\.\d+ ms ±\d+\.\d+ ms$`)
 	got := line.FindAllStringSubmatch(o.Stdout, -1)
 	if len(got) != 3 || !strings.Contains(o.Stdout, "all 3 hosts ready") {
 		t.Fatalf("table:\n%s", o.Stdout)
+	}
+	// One filesystem on all three, and the memory the seed's rule doubles.
+	if !regexp.MustCompile(`(?m)^filesystem: .* at \S+ \(block .*\) on 3 host\(s\)$`).MatchString(o.Stdout) ||
+		!strings.Contains(o.Stdout, "memory: the clients can cache") {
+		t.Errorf("no filesystem or memory line:\n%s", o.Stdout)
 	}
 	for i, m := range got {
 		if m[1] != fmt.Sprintf("node%d", i+1) || m[4] == "-" || m[4] == "unknown" {
