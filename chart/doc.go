@@ -6,6 +6,7 @@
 // Fonts are the Liberation fonts compiled into the binary by gonum/plot,
 // so drawing needs no network and no fonts installed on the machine.
 //
-// It imports the standard library, gonum.org/v1/plot, ioswarm/study and ioswarm/units;
-// it must not import coordinator, rank, barrier or launcher.
+// It imports the standard library, gonum.org/v1/plot, ioswarm/result,
+// study and units; it must not import coordinator, rank, barrier or
+// launcher directly (internal/importrules checks it).
 package chart

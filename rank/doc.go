@@ -4,6 +4,6 @@
 //
 // A rank never decides anything about the job: every step is a request from
 // the coordinator, answered once. It may import barrier (the transport),
-// clock, histogram, mounts, nodefacts and result, never launcher or the
-// coordinator.
+// clock, histogram, mounts, nodefacts, result and uring, never launcher
+// or the coordinator (internal/importrules checks it).
 package rank

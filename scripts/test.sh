@@ -31,10 +31,18 @@ if [ -n "$unformatted" ]; then
 fi
 echo "== go vet"
 go vet ./...
+echo "== go mod tidy (go.mod and go.sum must need no change)"
+go mod tidy -diff
+echo "== staticcheck"
+staticcheck=$(go env GOPATH)/bin/staticcheck
+if [ ! -x "$staticcheck" ]; then
+	go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+fi
+"$staticcheck" ./...
 echo "== build (static)"
 CGO_ENABLED=0 go build -o /dev/null .
 echo "== race detector on the concurrent packages"
-go test -race -count=1 ./barrier ./rank ./launcher ./coordinator ./clock
+go test -race -count=1 ./barrier ./rank ./launcher ./coordinator ./clock ./progress ./preflight ./uring
 echo "== unit tests"
 go test -count=1 $(go list ./... | grep -v '/test/')
 # The integration tests run the real binary on namespaced clusters and

@@ -81,14 +81,11 @@ const (
 	OpReadFixed  = 4  // IORING_OP_READ_FIXED
 	OpWriteFixed = 5  // IORING_OP_WRITE_FIXED
 
-	sqeFixedFile = 1 << 0 // IOSQE_FIXED_FILE
-
 	enterGetEvents = 1 << 0 // IORING_ENTER_GETEVENTS
 
 	featSingleMmap = 1 << 0 // IORING_FEAT_SINGLE_MMAP
 
 	registerBuffers = 0 // IORING_REGISTER_BUFFERS
-	registerFiles   = 2 // IORING_REGISTER_FILES
 
 	offSQRing = 0
 	offCQRing = 0x8000000
@@ -207,18 +204,6 @@ func (r *Ring) RegisterBuffers(bufs [][]byte) error {
 		uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)), 0, 0)
 	if errno != 0 {
 		return fmt.Errorf("io_uring register buffers: %w", errno)
-	}
-	return nil
-}
-
-// registerFile registers fd as fixed file 0, which spares the kernel a
-// file-table lookup per operation.
-func (r *Ring) RegisterFile(fd int) error {
-	fds := []int32{int32(fd)}
-	_, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), registerFiles,
-		uintptr(unsafe.Pointer(&fds[0])), 1, 0, 0)
-	if errno != 0 {
-		return fmt.Errorf("io_uring register file: %w", errno)
 	}
 	return nil
 }
