@@ -282,3 +282,24 @@ func mdRel(shared bool, thread, j int) string {
 	}
 	return fmt.Sprintf("md-t%d/f%d", thread, j)
 }
+
+// A per-thread file of a thread other than 0, read rotated on either
+// engine, verifies against its writer's pattern (a regression: the
+// per-thread map once named thread 0 as every unit's owner).
+func TestPerThreadVerifyOfAnotherThread(t *testing.T) {
+	const block = 64 << 10
+	for _, engine := range []string{engineSync, engineUring} {
+		writer := testWorker(t, 4*block)
+		writer = newWorker(3, writer.path, 4*block, newPattern(1, 3))
+		runPhaseOn(t, writer, testParams("write", block))
+		reader := newWorker(1, writer.path+".r", 4*block, newPattern(1, 1))
+		reader.readFrom(3, writer.path, newPattern(1, 3))
+		p := testParams("read", block)
+		p.verify = true
+		if engine == engineUring {
+			uringWorker(t, reader, 4, block)
+			p.engine, p.depth = engineUring, 4
+		}
+		runPhaseOn(t, reader, p)
+	}
+}

@@ -72,8 +72,9 @@ type phaseParams struct {
 // newWorker is thread's worker on the file at path, reading its own file
 // until told otherwise (readFrom).
 func newWorker(thread int, path string, size int64, pat *pattern) *worker {
-	return &worker{thread: thread, path: path, size: size, pat: pat,
-		src: source{thread: thread, path: path, pat: pat}}
+	m := fileMap{thread: int64(thread)} // a file of its own
+	return &worker{thread: thread, path: path, size: size, pat: pat, m: m,
+		src: source{thread: thread, path: path, pat: pat, m: m}}
 }
 
 // readFrom makes the read phases read the file of thread from, at path,
@@ -100,6 +101,9 @@ type source struct {
 // check verifies buf as read at file offset off against the pattern of
 // the thread whose part holds off.
 func (s source) check(buf []byte, off int64) error {
+	if !s.m.shared() {
+		return s.pat.check(buf, off) // a file of one thread's
+	}
 	return s.pat.checkAs(buf, off, s.m.owner(off))
 }
 
