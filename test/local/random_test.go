@@ -111,7 +111,7 @@ func TestIterationsSummary(t *testing.T) {
 		job.Summary[0].Bandwidth.N != 3 || job.Summary[1].IOPS.N != 3 {
 		t.Fatalf("summary in the result file: %+v", job.Summary)
 	}
-	_, summary, ok := strings.Cut(stdout, "across iterations")
+	_, summary, ok := strings.Cut(stdout, "across n iterations")
 	if !ok {
 		t.Fatalf("no summary block:\n%s", stdout)
 	}
