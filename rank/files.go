@@ -50,7 +50,7 @@ func RemoveJobFiles(dir, jobID string) error {
 	}
 	jd := JobDir(dir, jobID)
 	d, err := openJobDir(jd)
-	if errors.Is(err, unix.ENOENT) {
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
 		return nil
 	}
 	if err != nil {
@@ -58,6 +58,9 @@ func RemoveJobFiles(dir, jobID string) error {
 	}
 	defer d.Close()
 	entries, err := d.ReadDir(-1)
+	if errors.Is(err, unix.ESTALE) {
+		return nil // removed by another rank while we looked
+	}
 	if err != nil {
 		return fmt.Errorf("clean up %s: %w", jd, err)
 	}
@@ -95,7 +98,10 @@ func openJobDir(jd string) (*os.File, error) {
 // unlinkIn removes the named entries of the open directory d (at jd).
 func unlinkIn(d *os.File, jd string, names []string) error {
 	for _, n := range names {
-		if err := unix.Unlinkat(int(d.Fd()), n, 0); err != nil && !errors.Is(err, unix.ENOENT) {
+		// ESTALE: another rank on a shared filesystem removed the
+		// directory while this one held it open (FUSE and NFS say so
+		// rather than ENOENT); what was in it is gone either way.
+		if err := unix.Unlinkat(int(d.Fd()), n, 0); err != nil && !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ESTALE) {
 			return fmt.Errorf("clean up %s: %w", filepath.Join(jd, n), err)
 		}
 	}
@@ -106,7 +112,8 @@ func unlinkIn(d *os.File, jd string, names []string) error {
 // still has files there; the last rank to clean up removes it.
 func removeDirIfEmpty(jd string) error {
 	err := unix.Rmdir(jd)
-	if err == nil || errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
+	if err == nil || errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) ||
+		errors.Is(err, unix.ESTALE) {
 		return nil
 	}
 	return fmt.Errorf("clean up %s: %w", jd, err)
@@ -116,7 +123,7 @@ func removeDirIfEmpty(jd string) error {
 // and, when empty, the job dir.
 func removeFiles(jd string, paths []string) error {
 	d, err := openJobDir(jd)
-	if errors.Is(err, unix.ENOENT) {
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
 		return nil
 	}
 	if err != nil {
