@@ -100,27 +100,34 @@ func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (in
 	var issued, completed, timedOps int64
 	var firstErr error
 	inflight, timed, stopping := 0, true, false
+	// issue queues the next operation in a free slot, if work is left.
+	issue := func() bool {
+		if inflight == u.depth || issued == job.total || stopping || firstErr != nil {
+			return false
+		}
+		if p.stop.Load() {
+			stopping, firstErr = true, errStopped
+			return false
+		}
+		slot := u.free[len(u.free)-1]
+		u.free = u.free[:len(u.free)-1]
+		off := job.next()
+		buf := slotBuffer(u, slot, off, job)
+		if job.write {
+			w.putPattern(buf, off, job)
+		}
+		u.off[slot], u.done[slot] = off, 0
+		u.start[slot] = clock.Now()
+		u.r.Prepare(op, fd, slot, buf, off, uint64(slot))
+		inflight++
+		issued++
+		u.depthSum += int64(inflight)
+		u.depthN++
+		u.depthMax = max(u.depthMax, inflight)
+		return true
+	}
 	for {
-		for inflight < u.depth && issued < job.total && !stopping && firstErr == nil {
-			if p.stop.Load() {
-				stopping, firstErr = true, errStopped
-				break
-			}
-			slot := u.free[len(u.free)-1]
-			u.free = u.free[:len(u.free)-1]
-			off := job.next()
-			buf := slotBuffer(u, slot, off, job)
-			if job.write {
-				w.putPattern(buf, off, job)
-			}
-			u.off[slot], u.done[slot] = off, 0
-			u.start[slot] = clock.Now()
-			u.r.Prepare(op, fd, slot, buf, off, uint64(slot))
-			inflight++
-			issued++
-			u.depthSum += int64(inflight)
-			u.depthN++
-			u.depthMax = max(u.depthMax, inflight)
+		for issue() {
 		}
 		if inflight == 0 {
 			break
@@ -170,6 +177,16 @@ func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (in
 			}
 			inflight--
 			u.free = append(u.free, slot)
+			// Each completion's slot goes back to the device at once, not
+			// when the whole batch has been looked at: refilled in bursts,
+			// the queue drains between them, and the device's own batching
+			// then keeps the bursts going (half the depth on average, 0.7×
+			// fio's IOPS at depth 32 on one thread).
+			if issue() {
+				if err := u.r.SubmitAndWait(0); err != nil {
+					return timedOps, fmt.Errorf("%s %s: %w", p.name, job.src.path, err)
+				}
+			}
 		}
 		u.r.Consumed(tail)
 	}

@@ -85,6 +85,8 @@ const (
 
 	featSingleMmap = 1 << 0 // IORING_FEAT_SINGLE_MMAP
 
+	setupCoopTaskrun = 1 << 8 // IORING_SETUP_COOP_TASKRUN
+
 	registerBuffers = 0 // IORING_REGISTER_BUFFERS
 
 	offSQRing = 0
@@ -95,10 +97,17 @@ const (
 // ErrUnavailable marks a kernel or sandbox without io_uring.
 var ErrUnavailable = errors.New("io_uring unavailable")
 
-// newRing sets up a ring of at least entries submissions.
+// New sets up a ring of at least entries submissions.
 func New(entries uint32) (*Ring, error) {
-	var p uringParams
+	// COOP_TASKRUN: completions wait for the thread's next entry into the
+	// kernel instead of interrupting it, which is when this engine looks
+	// for them anyway. Kernels before 5.19 refuse the flag: then none.
+	p := uringParams{flags: setupCoopTaskrun}
 	fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(entries), uintptr(unsafe.Pointer(&p)), 0)
+	if errno == unix.EINVAL {
+		p = uringParams{}
+		fd, _, errno = unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(entries), uintptr(unsafe.Pointer(&p)), 0)
+	}
 	if errno != 0 {
 		return nil, uringSetupError(errno)
 	}
