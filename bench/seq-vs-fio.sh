@@ -60,6 +60,15 @@ TOTAL_MIB=${TOTAL_MIB:-4096}
 THREADS=${THREADS:-"1 2 4"}
 ROUNDS=${ROUNDS:-5}
 MODES=${MODES:-"buffered direct"}
+# ENGINE=io_uring IODEPTH=4: ioswarm --engine io_uring --iodepth N against
+# fio ioengine=io_uring iodepth=N fixedbufs; the default is psync, depth 1.
+ENGINE=${ENGINE:-sync}
+IODEPTH=${IODEPTH:-1}
+case $ENGINE in
+sync) [ "$IODEPTH" = 1 ] || die "IODEPTH needs ENGINE=io_uring" ;;
+io_uring) ;;
+*) die "ENGINE=$ENGINE: sync or io_uring" ;;
+esac
 
 need_tools
 for t in $THREADS; do
@@ -80,7 +89,7 @@ huge_pages_for_fio() {
 	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null && return
 	for t in $THREADS; do ((t > max)) && max=$t; done
 	old=$(cat /proc/sys/vm/nr_hugepages)
-	want=$((old + 12 * max))
+	want=$((old + 12 * max * IODEPTH)) # a 16 MiB buffer per operation in flight
 	ON_EXIT="echo $old > /proc/sys/vm/nr_hugepages"
 	echo "$want" >/proc/sys/vm/nr_hugepages
 	if [ "$(cat /proc/sys/vm/nr_hugepages)" -lt "$want" ]; then
@@ -95,6 +104,7 @@ huge_pages_for_fio
 run_ioswarm() {
 	local mode=$1 t=$2 round=$3 out=$WORK/ioswarm.json direct=()
 	[ "$mode" = direct ] && direct=(--direct)
+	[ "$ENGINE" = io_uring ] && direct+=(--engine io_uring --iodepth "$IODEPTH")
 	"$IOSWARM" run --dir "$WORK" --threads "$t" --total "${TOTAL_MIB}MiB" --block 16MiB \
 		--phases write,read "${direct[@]}" --quiet --format json --output "$out" >/dev/null ||
 		die "ioswarm failed ($mode, $t threads)"
@@ -115,7 +125,7 @@ fio_phase() {
 	# which doubles readahead; ioswarm (like IOzone and most applications)
 	# gives no hint, so neither does fio here.
 	fio --fadvise_hint=0 --name=seq --directory="$WORK/fio" --numjobs="$t" --size=$((TOTAL_MIB / t))m --bs=16m \
-		--rw="$rw" --ioengine=psync --end_fsync=1 --fallocate=none --direct=$([ "$mode" = direct ] && echo 1 || echo 0) \
+		--rw="$rw" $FIO_ENGINE --end_fsync=1 --fallocate=none --direct=$([ "$mode" = direct ] && echo 1 || echo 0) \
 		--mem="$FIO_MEM" --thread --group_reporting --output-format=json --output="$out" >/dev/null || die "fio $rw failed ($mode, $t threads)"
 	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][0][sys.argv[2]]["bw_bytes"])' "$out" "$rw"
 }
@@ -130,7 +140,9 @@ run_fio() {
 	printf 'fio\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$t" "$round" "$w" "$r" >>"$RESULTS"
 }
 
-echo "seq-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, $ROUNDS rounds, modes $MODES, fio mem=$FIO_MEM, in $WORK"
+FIO_ENGINE=--ioengine=psync
+[ "$ENGINE" = io_uring ] && FIO_ENGINE="--ioengine=io_uring --iodepth=$IODEPTH --fixedbufs"
+echo "seq-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, $ROUNDS rounds, modes $MODES, engine $ENGINE depth $IODEPTH, fio mem=$FIO_MEM, in $WORK"
 # One run of each tool whose figures are thrown away: whichever tool wrote
 # first after the set-up (the build, reserving huge pages) came out at a
 # third of its usual rate, writing and reading (seen twice at 1 thread:

@@ -186,7 +186,19 @@ func (c *content) labels(ss []*study.Sweep, names []string) {
 	}
 	c.bwLabel = "bandwidth, GB/s (10^9 B/s)"
 	c.iopsLabel = "IOPS"
-	if same && first.Setup.RandBlockSize > 0 {
+	random, meta := false, false
+	for _, s := range ss {
+		for _, p := range s.Phases() {
+			random = random || strings.HasPrefix(p, "rand")
+			meta = meta || strings.HasPrefix(p, "md")
+		}
+	}
+	switch {
+	case meta && !random:
+		c.iopsLabel = "metadata operations/s"
+	case meta:
+		c.iopsLabel = "IOPS; metadata operations/s"
+	case same && first.Setup.RandBlockSize > 0:
 		c.iopsLabel = "IOPS, " + units.FormatSize(first.Setup.RandBlockSize) + " ops"
 	}
 	what := "scaling study"
@@ -238,7 +250,7 @@ func opText(s *study.Sweep) string {
 		}
 	}
 	for _, p := range s.Phases() {
-		if study.IsRandom(p) {
+		if strings.HasPrefix(p, "rand") {
 			parts = append(parts, units.FormatSize(s.Setup.RandBlockSize)+" random ops")
 			break
 		}

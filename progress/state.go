@@ -62,6 +62,10 @@ func (p *phaseState) rate() float64 {
 // summary is "45.0%  1.234 GB/s  460 MiB of 1.00 GiB  ETA 4s".
 func (p *phaseState) summary() string {
 	if len(p.samples) == 0 {
+		if p.limit > 0 {
+			// A long phase says at once how long it may take.
+			return "starting, timed for at most " + etaText(p.limit)
+		}
 		return "starting"
 	}
 	done := p.samples[len(p.samples)-1].done

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strconv"
 
+	"ioswarm/figures"
 	"ioswarm/result"
 )
 
@@ -20,6 +21,11 @@ func CSVHeader() []string {
 		"bandwidth", "bandwidth_gbs", "bandwidth_gibs", "first_done_bandwidth", "sum_of_rates",
 		"iops", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_max_ns", "start_skew_ns",
 		"cache_drop", "resident_fraction", "stonewalled", "complete",
+		// The phase's spread across its iterations (figures.Summarize), the
+		// same on every iteration's row: n, then mean, sample stddev, min
+		// and max of bandwidth and of IOPS.
+		"iterations", "bandwidth_mean", "bandwidth_stddev", "bandwidth_min", "bandwidth_max",
+		"iops_mean", "iops_stddev", "iops_min", "iops_max",
 	}
 }
 
@@ -37,8 +43,13 @@ func WriteCSV(w io.Writer, job *result.Job, header bool) error {
 			return fmt.Errorf("writing CSV header: %w", err)
 		}
 	}
+	spread := map[string]figures.Summary{}
+	for _, s := range figures.Summarize(job.Phases) {
+		spread[s.Name] = s
+	}
 	for i := range job.Phases {
-		if err := cw.Write(csvRow(job, &job.Phases[i])); err != nil {
+		row := append(csvRow(job, &job.Phases[i]), spreadColumns(spread[job.Phases[i].Name])...)
+		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("writing CSV row for phase %s iteration %d: %w", job.Phases[i].Name, job.Phases[i].Iteration, err)
 		}
 	}
@@ -47,6 +58,14 @@ func WriteCSV(w io.Writer, job *result.Job, header bool) error {
 		return fmt.Errorf("writing CSV: %w", err)
 	}
 	return nil
+}
+
+// spreadColumns are the spread columns of a phase name's rows.
+func spreadColumns(s figures.Summary) []string {
+	stat := func(st figures.Stat) []string {
+		return []string{exact(st.Mean), exact(st.Stddev), exact(st.Min), exact(st.Max)}
+	}
+	return append(append([]string{strconv.Itoa(s.Iterations)}, stat(s.Bandwidth)...), stat(s.IOPS)...)
 }
 
 func csvRow(job *result.Job, p *result.Phase) []string {
