@@ -337,3 +337,40 @@ func TestDepthSweeps(t *testing.T) {
 		t.Errorf("4 threads at depth 16 drawn at %v IOPS", got)
 	}
 }
+
+// The timeline places each interval at its middle on one time axis and
+// a random phase's p99 per second in its own panel.
+func TestTimeline(t *testing.T) {
+	job := &result.Job{JobID: "abc", Config: result.Config{Threads: 2}, Hosts: []result.Host{{Host: "a"}, {Host: "b"}},
+		Phases: []result.Phase{
+			{Name: "write", Iteration: 1, Series: &result.Series{StartNS: 1e9, StepNS: 5e8, Bytes: []int64{5e8, 1e9}, Ops: []int64{1, 2},
+				ByHost: []result.HostSeries{{Host: "a", Bytes: []int64{5e8, 5e8}, Ops: []int64{1, 1}}, {Host: "b", Bytes: []int64{0, 5e8}, Ops: []int64{0, 1}}}}},
+			{Name: "randread", Iteration: 1, Series: &result.Series{StartNS: 3e9, StepNS: 1e9, Bytes: []int64{4096e3}, Ops: []int64{1e3}},
+				LatencySeries: &result.LatencySeries{StartNS: 3e9, StepNS: 1e9, P99: []int64{2e6}}},
+		}}
+	tl, err := timelineOf(job, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.lines) != 2 || !tl.random || len(tl.p99) != 1 {
+		t.Fatalf("%d lines, random %v, %d p99 lines", len(tl.lines), tl.random, len(tl.p99))
+	}
+	// write's second interval: 1 GB over 0.5 s is 2 GB/s, drawn at 0.75 s.
+	if pt := tl.lines[0].bw[1]; pt.X != 0.75 || pt.Y != 2 {
+		t.Errorf("write interval 2 at %+v, want (0.75, 2)", pt)
+	}
+	if pt := tl.p99[0].bw[0]; pt.X != 2.5 || pt.Y != 2 {
+		t.Errorf("randread p99 at %+v, want (2.5 s, 2 ms)", pt)
+	}
+	byNode, err := timelineOf(job, true)
+	if err != nil || len(byNode.lines) != 3 || byNode.lines[1].legend != "write · b" {
+		t.Errorf("by node: %d lines, %v", len(byNode.lines), err)
+	}
+	if _, _, err := WriteTimeline(filepath.Join(t.TempDir(), "tl"), job, true, Size{Width: 600, Height: 500}); err != nil {
+		t.Errorf("WriteTimeline: %v", err)
+	}
+	job.Phases[0].Series, job.Phases[1].Series, job.Phases[1].LatencySeries = nil, nil, nil
+	if _, err := timelineOf(job, false); err == nil || !strings.Contains(err.Error(), "no phase with a time series") {
+		t.Errorf("no series: %v", err)
+	}
+}

@@ -34,6 +34,7 @@ type timeline struct {
 	title  string
 	lines  []tline
 	random bool
+	p99    []tline // random phases' p99 latency per second, in ms
 }
 
 // timelineOf turns a job's series into lines, per node when byNode.
@@ -68,6 +69,18 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 				}
 			}
 			t.lines = append(t.lines, l)
+		}
+		if ls := p.LatencySeries; ls != nil {
+			l := tline{legend: name, phase: p.Name}
+			for k, v := range ls.P99 {
+				if v > 0 {
+					x := float64(ls.StartNS-origin)/1e9 + (float64(k)+0.5)*float64(ls.StepNS)/1e9
+					l.bw = append(l.bw, plotter.XY{X: x, Y: float64(v) / 1e6})
+				}
+			}
+			if len(l.bw) > 0 {
+				t.p99 = append(t.p99, l)
+			}
 		}
 		if !byNode || len(s.ByHost) == 0 {
 			add(name, 0, s.Bytes, s.Ops)
@@ -161,10 +174,25 @@ func (t timeline) render(dc draw.Canvas) error {
 			iops.Add(li)
 		}
 	}
-	for _, p := range []*plot.Plot{bw, iops} {
+	var lat *plot.Plot
+	if len(t.p99) > 0 {
+		lat = timePanel("p99 latency per second, ms")
+		lat.Y.Tick.Marker = plot.TickerFunc(niceTicks(strconv.FormatFloat))
+		for _, l := range t.p99 {
+			// Points as well as lines: a phase of one second is one point.
+			ln, sc, err := plotter.NewLinePoints(l.bw)
+			if err != nil {
+				return fmt.Errorf("%s p99: %w", l.legend, err)
+			}
+			ln.Color, ln.Width = phaseColor(l.phase), vg.Points(1.5)
+			sc.Color, sc.Radius = ln.Color, vg.Points(2.5)
+			lat.Add(ln, sc)
+		}
+	}
+	for _, p := range []*plot.Plot{bw, iops, lat} {
 		if p != nil {
 			p.Y.Max = max(p.Y.Max*1.08, 1e-3)
-			// Both panels on one time axis, from the first start.
+			// Every panel on one time axis, from the first start.
 			p.X.Min, p.X.Max = 0, bw.X.Max
 		}
 	}
@@ -172,13 +200,16 @@ func (t timeline) render(dc draw.Canvas) error {
 	legendWidth := (r.Max.X-r.Min.X)*5/4 + vg.Points(16)
 	plots := draw.Crop(dc, 0, -legendWidth, 0, 0)
 	side := draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(8), -vg.Points(8), 0, -vg.Points(40))
-	if iops == nil {
-		bw.Draw(plots)
-	} else {
-		tiles := draw.Tiles{Rows: 2, Cols: 1, PadY: vg.Points(14), PadTop: vg.Points(4), PadBottom: vg.Points(4)}
-		cells := plot.Align([][]*plot.Plot{{bw}, {iops}}, tiles, plots)
-		bw.Draw(cells[0][0])
-		iops.Draw(cells[1][0])
+	rows := [][]*plot.Plot{{bw}}
+	for _, p := range []*plot.Plot{iops, lat} {
+		if p != nil {
+			rows = append(rows, []*plot.Plot{p})
+		}
+	}
+	tiles := draw.Tiles{Rows: len(rows), Cols: 1, PadY: vg.Points(14), PadTop: vg.Points(4), PadBottom: vg.Points(4)}
+	cells := plot.Align(rows, tiles, plots)
+	for i, r := range rows {
+		r[0].Draw(cells[i][0])
 	}
 	legend.Draw(side)
 	return nil

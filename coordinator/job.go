@@ -40,6 +40,8 @@ type job struct {
 	gpfs        bool
 	// filesOf is the kept job whose files this job reads (--reuse).
 	filesOf string
+	// release is the coordinator time the current phase was released at.
+	release int64
 }
 
 // Run starts ranks, runs one job and stops them. It returns the result

@@ -55,6 +55,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		maxErr = max(maxErr, m.ClockError)
 	}
 	release := clock.Now() + int64(releaseLead) + 4*maxErr
+	j.release = release
 	if j.o.Progress != nil {
 		j.o.Progress.Start(name, iter, j.o.Total, j.stonewall(name))
 		stop, followed := make(chan struct{}), make(chan struct{})
@@ -100,6 +101,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 // first-done moment.
 func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessage) error {
 	merged := histogram.New()
+	var intervals latencyIntervals
 	replies := make([]rank.RunReply, len(raw))
 	var relMin, relMax int64
 	for r, b := range raw {
@@ -120,6 +122,9 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 				return fmt.Errorf("rank %d: bad histogram: %w", r, err)
 			}
 			merged.Merge(hr)
+		}
+		if err := intervals.add(replies[r].Intervals); err != nil {
+			return fmt.Errorf("rank %d: bad latency intervals: %w", r, err)
 		}
 		t := j.s.targets[r]
 		for _, tr := range replies[r].Threads {
@@ -143,6 +148,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 	}
 	p.ReleaseSkewNS = relMax - relMin
 	p.Histogram = merged.Sparse()
+	p.LatencySeries = intervals.series(j.release)
 	first := p.Threads[0].EndNS
 	for _, t := range p.Threads {
 		first = min(first, t.EndNS)

@@ -40,6 +40,9 @@ func Check(job *result.Job) error {
 		if err := CheckSeries(stored); err != nil {
 			return fmt.Errorf("phase %s iteration %d: %w", stored.Name, stored.Iteration, err)
 		}
+		if err := CheckLatencySeries(stored); err != nil {
+			return fmt.Errorf("phase %s iteration %d: %w", stored.Name, stored.Iteration, err)
+		}
 	}
 	// The summary, when present, must be what the phases give.
 	if len(job.Summary) > 0 && !reflect.DeepEqual(job.Summary, Summarize(job.Phases)) {

@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 
+	"ioswarm/histogram"
 	"ioswarm/result"
 )
 
@@ -51,4 +52,42 @@ func sum(v []int64) int64 {
 		t += x
 	}
 	return t
+}
+
+// CheckLatencySeries verifies a random phase's latency per interval: the
+// intervals hold every operation of the phase's histogram once, and each
+// interval's p99 is its histogram's.
+func CheckLatencySeries(p *result.Phase) error {
+	s := p.LatencySeries
+	if s == nil {
+		return nil
+	}
+	if s.StepNS <= 0 || len(s.P99) != len(s.Histograms) {
+		return fmt.Errorf("latency series: step %d ns, %d histograms and %d p99s", s.StepNS, len(s.Histograms), len(s.P99))
+	}
+	var n int64
+	for k, sh := range s.Histograms {
+		h, err := histogram.FromSparse(sh)
+		if err != nil {
+			return fmt.Errorf("latency series interval %d: %w", k, err)
+		}
+		n += h.Count()
+		var p99 int64
+		if h.Count() > 0 {
+			p99 = h.Quantile(0.99)
+		}
+		if p99 != s.P99[k] {
+			return fmt.Errorf("latency series interval %d: p99 %d in the file, %d from its histogram", k, s.P99[k], p99)
+		}
+	}
+	if p.Histogram != nil {
+		total, err := histogram.FromSparse(p.Histogram)
+		if err != nil {
+			return err
+		}
+		if n != total.Count() {
+			return fmt.Errorf("latency series holds %d operations, the phase's histogram %d", n, total.Count())
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/histogram"
 	"ioswarm/result"
 )
 
@@ -36,5 +37,46 @@ func TestCheckSeries(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "series") {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+func TestCheckLatencySeries(t *testing.T) {
+	mk := func(vals ...int64) *result.Histogram {
+		h := histogram.New()
+		for _, v := range vals {
+			h.Record(v)
+		}
+		return h.Sparse()
+	}
+	all := mk(100, 200, 300, 5000)
+	ok := func() *result.Phase {
+		return &result.Phase{Histogram: all, LatencySeries: &result.LatencySeries{StepNS: 1e9,
+			Histograms: []*result.Histogram{mk(100, 200), mk(), mk(300, 5000)}}}
+	}
+	p := ok()
+	for _, h := range p.LatencySeries.Histograms {
+		g, _ := histogram.FromSparse(h)
+		var q int64
+		if g.Count() > 0 {
+			q = g.Quantile(0.99)
+		}
+		p.LatencySeries.P99 = append(p.LatencySeries.P99, q)
+	}
+	if err := CheckLatencySeries(p); err != nil {
+		t.Fatalf("a good series: %v", err)
+	}
+	p99 := p.LatencySeries.P99
+	bad := ok()
+	bad.LatencySeries.P99 = append([]int64(nil), p99...)
+	bad.LatencySeries.P99[2]++
+	if err := CheckLatencySeries(bad); err == nil || !strings.Contains(err.Error(), "p99") {
+		t.Errorf("a wrong p99 passed: %v", err)
+	}
+	bad = ok()
+	bad.LatencySeries.P99 = append([]int64(nil), p99...)
+	bad.LatencySeries.Histograms[1] = mk(400)
+	bad.LatencySeries.P99[1] = 400
+	if err := CheckLatencySeries(bad); err == nil || !strings.Contains(err.Error(), "operations") {
+		t.Errorf("an extra operation passed: %v", err)
 	}
 }

@@ -168,6 +168,9 @@ type RunReply struct {
 	ReleasedAt int64             `json:"released_at"`
 	Threads    []ThreadRecord    `json:"threads"`
 	Histogram  *result.Histogram `json:"histogram"`
+	// Intervals holds, for random phases, the rank's latency histogram
+	// of each latencyStep interval from the release.
+	Intervals []*result.Histogram `json:"intervals,omitempty"`
 }
 
 // FirstDone asks how many bytes each thread had completed at At (rank clock).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -82,6 +83,9 @@ func (s *state) params(req Run) *phaseParams {
 	if req.StonewallNS > 0 {
 		p.stonewall = req.ReleaseAt + req.StonewallNS
 	}
+	if strings.HasPrefix(req.Phase, "rand") {
+		p.intervals, p.intervalStart = true, req.ReleaseAt
+	}
 	return p
 }
 
@@ -100,6 +104,7 @@ func (s *state) prepare(p *phaseParams) ([][]byte, error) {
 	}
 	for i, w := range s.workers {
 		w.hist = histogram.New()
+		w.ivHist = w.ivHist[:0]
 		w.pat.fill(bufs[i], 0)
 		// Sized now, so the phase's own reset allocates nothing.
 		w.log.reset(w.size/p.block, defaultLogEntries)
@@ -184,6 +189,7 @@ func (s *state) phaseReply(released int64) RunReply {
 		reply.Threads[i] = w.rec
 	}
 	reply.Histogram = merged.Sparse()
+	reply.Intervals = s.intervalReply()
 	return reply
 }
 

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A worker told to read another thread's file reads and verifies that
@@ -70,5 +71,32 @@ func TestSeriesCountsTimedOperations(t *testing.T) {
 	}
 	if n := len(s.series(Series{Start: start, Step: 1, N: 1 << 30}).Ops); n != maxSeries {
 		t.Errorf("a huge request gave %d boundaries, want the cap %d", n, maxSeries)
+	}
+}
+
+// A random phase keeps one latency histogram per second from the
+// release, every timed operation in one of them.
+func TestRandomPhaseKeepsLatencyIntervals(t *testing.T) {
+	w := testWorker(t, 64*4096)
+	runPhaseOn(t, w, testParams("write", 4096))
+	p := testParams("randread", 4096)
+	p.intervals, p.intervalStart = true, 0 // the release long ago: every op in one late interval
+	runPhaseOn(t, w, p)
+	s := &state{workers: []*worker{w}}
+	iv := s.intervalReply()
+	var n int64
+	for _, h := range iv {
+		for _, c := range h.Counts {
+			n += c
+		}
+	}
+	if n != w.rec.Ops || len(iv) == 0 {
+		t.Errorf("%d intervals hold %d operations, the phase did %d", len(iv), n, w.rec.Ops)
+	}
+	w.ivHist = w.ivHist[:0]
+	p.intervalStart = w.rec.StartNS + int64(time.Hour) // the release after every op: interval 0
+	runPhaseOn(t, w, p)
+	if iv := s.intervalReply(); len(iv) != 1 {
+		t.Errorf("operations before the release fall in %d intervals, want the first", len(iv))
 	}
 }

@@ -34,8 +34,9 @@ type worker struct {
 	mdPrefix string // metadata files' path up to their number (see mdPrefix)
 
 	rec     ThreadRecord
-	yieldAt int64    // rank-clock time of the next voluntary yield
-	uring   *uringIO // the phase's ring with --engine io_uring; nil for sync
+	yieldAt int64                  // rank-clock time of the next voluntary yield
+	uring   *uringIO               // the phase's ring with --engine io_uring; nil for sync
+	ivHist  []*histogram.Histogram // per-interval latency (random phases)
 }
 
 // yieldEvery is how often a worker passes through the Go scheduler on its
@@ -63,10 +64,14 @@ type phaseParams struct {
 	locked    bool         // workers run locked to their OS threads
 	gate      *startGate   // the rank's threads start their loops together; nil = no gate
 	engine    string       // engineSync or engineUring
-	depth     int          // operations in flight per thread with engineUring
-	randScope string       // ScopeSegment or ScopeFile (shared files only)
-	mdSize    int64        // metadata phases: bytes written and read per file
-	mdFiles   int          // metadata phases: files per thread
+	// intervals: keep a latency histogram per latencyStep from
+	// intervalStart (random phases).
+	intervals     bool
+	intervalStart int64
+	depth         int    // operations in flight per thread with engineUring
+	randScope     string // ScopeSegment or ScopeFile (shared files only)
+	mdSize        int64  // metadata phases: bytes written and read per file
+	mdFiles       int    // metadata phases: files per thread
 }
 
 // newWorker is thread's worker on the file at path, reading its own file
@@ -214,6 +219,9 @@ func (w *worker) timedEnd(now, bytes, ops int64, stonewalled bool) {
 // thread whose last operation crosses the deadline simply finishes, timed.
 func (w *worker) account(p *phaseParams, t0, t1, ops, bytes int64, more bool) bool {
 	w.hist.Record(t1 - t0)
+	if p.intervals {
+		w.recordInterval(p, t1, t1-t0)
+	}
 	w.log.add(ops, t1)
 	if t1 >= w.yieldAt {
 		yield(p.locked)

@@ -119,6 +119,18 @@ type Series struct {
 	ByHost  []HostSeries `json:"by_host,omitempty"`
 }
 
+// LatencySeries holds a random phase's latency histogram per interval:
+// Histograms[k] has every operation that completed in [StartNS + k·StepNS,
+// StartNS + (k+1)·StepNS), StartNS being the phase's release on the
+// coordinator's clock, merged over every thread of every node by adding
+// buckets; P99 is each interval's 99th percentile, 0 for an empty one.
+type LatencySeries struct {
+	StartNS    int64        `json:"start_ns"`
+	StepNS     int64        `json:"step_ns"`
+	Histograms []*Histogram `json:"histograms"`
+	P99        []int64      `json:"p99_ns"`
+}
+
 // HostSeries is one node's part of a Series, interval by interval.
 type HostSeries struct {
 	Host  string  `json:"host"`
@@ -189,6 +201,8 @@ type Phase struct {
 	IODepthAchievedMax  int     `json:"iodepth_achieved_max,omitempty"`
 	// Series is the phase over time: what completed in each interval.
 	Series *Series `json:"series,omitempty"`
+	// LatencySeries is a random phase's latency over time.
+	LatencySeries *LatencySeries `json:"latency_series,omitempty"`
 	// Metadata phases (mdcreate, mdstat, mdread, mddelete): OpsPerSec is
 	// ops / window_ns (the definition of iops, which holds the same
 	// value); FirstDoneOpsPerSec is Σ ops_at_first_done / (first_done_ns
