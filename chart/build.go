@@ -213,13 +213,17 @@ func (c *content) labels(ss []*study.Sweep, names []string) {
 		}
 		what += fmt.Sprintf(" at %g %s", c.minX, unit)
 	}
-	head := "ioswarm " + what + ": " + strings.Join(names, " vs ")
+	head := "ioswarm " + what
+	if len(ss) > 1 || names[0] != "this run" {
+		head += ": " + strings.Join(names, " vs ")
+	}
 	sub := subtitle(first)
 	if !same {
 		sub = "configurations differ: " + strings.Join(study.ConfigDiff(first, ss[1]), "; ")
 	}
 	if c.iterations > 1 {
-		sub += fmt.Sprintf("; bars: min–max of %d iterations", c.iterations)
+		// On the axis, not the title, which must fit its panel's width.
+		c.xLabel += fmt.Sprintf("; bars: min–max of %d iterations", c.iterations)
 	}
 	c.title = head + "\n" + sub
 }

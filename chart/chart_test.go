@@ -267,8 +267,8 @@ func TestSpreadAndOnePointTitles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.lines[0].spread || !strings.Contains(c.title, "bars: min–max of 2 iterations") {
-		t.Errorf("spread %v, title %q", c.lines[0].spread, c.title)
+	if !c.lines[0].spread || !strings.Contains(c.xLabel, "bars: min–max of 2 iterations") {
+		t.Errorf("spread %v, x label %q", c.lines[0].spread, c.xLabel)
 	}
 	e := c.lines[0].bwErr[0]
 	if mean := c.lines[0].bw[0].Y; math.Abs(e.Low-0.1*mean) > 1e-9 || math.Abs(e.High-0.1*mean) > 1e-9 {

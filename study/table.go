@@ -14,8 +14,12 @@ import (
 
 // cellWidth is the width of every numeric column. Rows are printed as
 // points complete, so widths cannot be fitted to the data afterwards; 11
-// holds "9999999.999" GB/s and any IOPS a cluster reaches.
-const cellWidth = 11
+// holds "9999999.999" GB/s and any IOPS a cluster reaches, and
+// spreadWidth a mean ± stddev such as "234067±32462" (with iterations).
+const (
+	cellWidth   = 11
+	spreadWidth = 14
+)
 
 // Table prints a sweep as it runs: a title, a two-line column header,
 // then one row per point. Each phase has columns for bandwidth (the
@@ -26,13 +30,17 @@ type Table struct {
 	w      io.Writer
 	phases []string
 	depth  bool // a column for the queue depth (a sweep over depths)
+	width  int  // of every numeric column
 	err    error
 }
 
 // NewTable starts a table for a sweep with the given setup and label and
 // writes its title and header.
 func NewTable(w io.Writer, s *Sweep) *Table {
-	t := &Table{w: w, phases: s.Phases(), depth: s.DepthSwept()}
+	t := &Table{w: w, phases: s.Phases(), depth: s.DepthSwept(), width: cellWidth}
+	if s.Setup.Iterations > 1 {
+		t.width = spreadWidth
+	}
 	title := "sweep"
 	if s.Label != "" {
 		title += " " + report.Clean(s.Label)
@@ -57,9 +65,9 @@ func NewTable(w io.Writer, s *Sweep) *Table {
 		if IsRandom(p) {
 			cols = append(cols, "IOPS")
 		}
-		groups.WriteString("  " + pad(report.Clean(p), len(cols)*(cellWidth+1)-1))
+		groups.WriteString("  " + pad(report.Clean(p), len(cols)*(t.width+1)-1))
 		for _, c := range cols {
-			names.WriteString(" " + lpad(c, cellWidth))
+			names.WriteString(" " + lpad(c, t.width))
 		}
 		groups.WriteString(" ")
 	}
@@ -85,7 +93,7 @@ func (t *Table) Row(job *result.Job) {
 	for _, p := range t.phases {
 		f, ok := byPhase[p]
 		for _, c := range cells(p, f, ok) {
-			b.WriteString(" " + lpad(c, cellWidth))
+			b.WriteString(" " + lpad(c, t.width))
 		}
 	}
 	if stonewalled {
