@@ -21,10 +21,7 @@ func (c content) panels() (*plot.Plot, *plot.Plot, plot.Legend, error) {
 		iops = c.panel(c.iopsLabel)
 		iops.Y.Tick.Marker = plot.TickerFunc(niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) }))
 	}
-	legend := plot.NewLegend()
-	legend.Top, legend.Left = true, true
-	legend.TextStyle.Font.Variant = "Sans"
-	legend.ThumbnailWidth = vg.Points(30)
+	legend := newLegend()
 	for _, l := range c.lines {
 		ln, sc, err := styled(l.bw, l)
 		if err != nil {
@@ -91,6 +88,28 @@ func (c content) panel(yLabel string) *plot.Plot {
 	return p
 }
 
+// newLegend is the legend every chart uses, in the charts' font.
+func newLegend() plot.Legend {
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	legend.TextStyle.Font.Variant = "Sans"
+	legend.ThumbnailWidth = vg.Points(30)
+	return legend
+}
+
+// split gives the legend a column on the right, where it cannot hide a
+// line, and returns the panels' part of dc and the legend's. The column
+// is a quarter wider than the legend measures in the embedded font: an
+// SVG renderer that ignores embedded fonts (librsvg) substitutes a wider
+// one, and the legend must still fit.
+func split(dc draw.Canvas, legend plot.Legend) (plots, side draw.Canvas) {
+	r := legend.Rectangle(dc)
+	legendWidth := (r.Max.X-r.Min.X)*5/4 + vg.Points(16)
+	plots = draw.Crop(dc, 0, -legendWidth, 0, 0)
+	side = draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(8), -vg.Points(8), 0, -vg.Points(40))
+	return plots, side
+}
+
 // render draws the panels and the legend onto dc: the legend in a column
 // on the right, where it cannot hide a line, the panels aligned on their
 // shared thread axis to its left.
@@ -99,13 +118,7 @@ func (c content) render(dc draw.Canvas) error {
 	if err != nil {
 		return err
 	}
-	r := legend.Rectangle(dc)
-	// A quarter more than the legend measures in the embedded font: an
-	// SVG renderer that ignores embedded fonts (librsvg) substitutes a
-	// wider one, and the legend must still fit.
-	legendWidth := (r.Max.X-r.Min.X)*5/4 + vg.Points(16)
-	plots := draw.Crop(dc, 0, -legendWidth, 0, 0)
-	side := draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(8), -vg.Points(8), 0, -vg.Points(40))
+	plots, side := split(dc, legend)
 	if iops == nil {
 		bw.Draw(plots)
 	} else {

@@ -1,11 +1,8 @@
 package chart
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"image"
-	"os"
 	"strconv"
 	"strings"
 
@@ -13,8 +10,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"ioswarm/result"
 )
@@ -113,35 +108,7 @@ func WriteTimeline(base string, job *result.Job, byNode bool, size Size) (svgPat
 	if err != nil {
 		return "", "", err
 	}
-	svgPath, pngPath = Paths(base)
-	width, height := points(size.Width), points(size.Height)
-	svgCanvas := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
-	paintBackground(svgCanvas, width, height)
-	if err := t.render(draw.New(svgCanvas)); err != nil {
-		return "", "", err
-	}
-	var svg, png bytes.Buffer
-	if _, err := svgCanvas.WriteTo(&svg); err != nil {
-		return "", "", fmt.Errorf("writing SVG: %w", err)
-	}
-	img := image.NewRGBA(image.Rect(0, 0, size.Width, size.Height))
-	pngCanvas := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(dpi))
-	paintBackground(pngCanvas, width, height)
-	if err := t.render(draw.New(pngCanvas)); err != nil {
-		return "", "", err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: pngCanvas}).WriteTo(&png); err != nil {
-		return "", "", fmt.Errorf("writing PNG: %w", err)
-	}
-	for _, f := range []struct {
-		path string
-		data []byte
-	}{{svgPath, svg.Bytes()}, {pngPath, png.Bytes()}} {
-		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
-			return "", "", fmt.Errorf("chart: %w", err)
-		}
-	}
-	return svgPath, pngPath, nil
+	return writeBoth(base, t.render, size)
 }
 
 func (t timeline) render(dc draw.Canvas) error {
@@ -153,10 +120,7 @@ func (t timeline) render(dc draw.Canvas) error {
 		iops = timePanel("IOPS")
 		iops.Y.Tick.Marker = plot.TickerFunc(niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) }))
 	}
-	legend := plot.NewLegend()
-	legend.Top, legend.Left = true, true
-	legend.TextStyle.Font.Variant = "Sans"
-	legend.ThumbnailWidth = vg.Points(30)
+	legend := newLegend()
 	for _, l := range t.lines {
 		ln, err := plotter.NewLine(l.bw)
 		if err != nil {
@@ -196,10 +160,7 @@ func (t timeline) render(dc draw.Canvas) error {
 			p.X.Min, p.X.Max = 0, bw.X.Max
 		}
 	}
-	r := legend.Rectangle(dc)
-	legendWidth := (r.Max.X-r.Min.X)*5/4 + vg.Points(16)
-	plots := draw.Crop(dc, 0, -legendWidth, 0, 0)
-	side := draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth+vg.Points(8), -vg.Points(8), 0, -vg.Points(40))
+	plots, side := split(dc, legend)
 	rows := [][]*plot.Plot{{bw}}
 	for _, p := range []*plot.Plot{iops, lat} {
 		if p != nil {

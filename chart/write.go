@@ -22,15 +22,25 @@ import (
 const dpi = 96
 
 // Write draws the studies and writes the SVG and PNG for base (see
-// Paths). Each file is written in full to memory first, so a failed
-// drawing never leaves half a picture behind.
+// Paths).
 func Write(base string, ss []*study.Sweep, size Size) (svgPath, pngPath string, err error) {
-	svgPath, pngPath = Paths(base)
-	var svg, png bytes.Buffer
-	if err := SVG(&svg, ss, size); err != nil {
+	c, err := contentOf(ss)
+	if err != nil {
 		return "", "", err
 	}
-	if err := PNG(&png, ss, size); err != nil {
+	return writeBoth(base, c.render, size)
+}
+
+// writeBoth draws with render as SVG and as PNG and writes both files
+// for base. Each is drawn in full in memory first, so a failed drawing
+// never leaves half a picture behind.
+func writeBoth(base string, render func(draw.Canvas) error, size Size) (svgPath, pngPath string, err error) {
+	svgPath, pngPath = Paths(base)
+	var svg, png bytes.Buffer
+	if err := drawSVG(&svg, render, size); err != nil {
+		return "", "", err
+	}
+	if err := drawPNG(&png, render, size); err != nil {
 		return "", "", err
 	}
 	for _, f := range []struct {
@@ -50,18 +60,7 @@ func SVG(w io.Writer, ss []*study.Sweep, size Size) error {
 	if err != nil {
 		return err
 	}
-	width, height := points(size.Width), points(size.Height)
-	// The fonts travel inside the file: a viewer without them would
-	// substitute its own, of other widths, and clip the legend.
-	canvas := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
-	paintBackground(canvas, width, height)
-	if err := c.render(draw.New(canvas)); err != nil {
-		return err
-	}
-	if _, err := canvas.WriteTo(w); err != nil {
-		return fmt.Errorf("writing SVG: %w", err)
-	}
-	return nil
+	return drawSVG(w, c.render, size)
 }
 
 // PNG draws the studies as a PNG of exactly size pixels.
@@ -70,10 +69,29 @@ func PNG(w io.Writer, ss []*study.Sweep, size Size) error {
 	if err != nil {
 		return err
 	}
+	return drawPNG(w, c.render, size)
+}
+
+func drawSVG(w io.Writer, render func(draw.Canvas) error, size Size) error {
+	width, height := points(size.Width), points(size.Height)
+	// The fonts travel inside the file: a viewer without them would
+	// substitute its own, of other widths, and clip the legend.
+	canvas := vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
+	paintBackground(canvas, width, height)
+	if err := render(draw.New(canvas)); err != nil {
+		return err
+	}
+	if _, err := canvas.WriteTo(w); err != nil {
+		return fmt.Errorf("writing SVG: %w", err)
+	}
+	return nil
+}
+
+func drawPNG(w io.Writer, render func(draw.Canvas) error, size Size) error {
 	img := image.NewRGBA(image.Rect(0, 0, size.Width, size.Height))
 	canvas := vgimg.NewWith(vgimg.UseImage(img), vgimg.UseDPI(dpi))
 	paintBackground(canvas, points(size.Width), points(size.Height))
-	if err := c.render(draw.New(canvas)); err != nil {
+	if err := render(draw.New(canvas)); err != nil {
 		return err
 	}
 	if _, err := (vgimg.PngCanvas{Canvas: canvas}).WriteTo(w); err != nil {

@@ -227,14 +227,10 @@ func (s *state) dropMD() DropReply {
 	case s.job.DropCaches == "off":
 		return DropReply{Method: "none"}
 	case canDropNode():
-		if !s.setup.DropNode {
-			return DropReply{Method: "drop_caches"}
-		}
-		if err := dropNode(); err == nil {
-			return DropReply{Method: "drop_caches"}
-		} else {
+		if err := s.dropKernel(); err != nil {
 			return DropReply{Method: "none", Warning: err.Error()}
 		}
+		return DropReply{Method: "drop_caches"}
 	}
 	return DropReply{Method: "none", Warning: "cannot write " + dropCachesPath +
 		" (not root): metadata phases ran with the node's dentry and inode caches as they were"}

@@ -316,14 +316,11 @@ func (s *state) drop() DropReply {
 	case s.job.DropCaches == "off":
 		return DropReply{Method: "none"}
 	case canDropNode():
-		// One rank per node drops the whole node's cache; the
-		// coordinator waits for every rank's reply before going on.
-		if !s.setup.DropNode {
+		err := s.dropKernel()
+		if err == nil {
 			return DropReply{Method: "drop_caches"}
 		}
-		if err := dropNode(); err == nil {
-			return DropReply{Method: "drop_caches"}
-		} else if s.job.DropCaches == "on" {
+		if s.job.DropCaches == "on" {
 			return DropReply{Method: "none", Warning: err.Error()}
 		}
 	}
@@ -332,6 +329,16 @@ func (s *state) drop() DropReply {
 	}
 	return DropReply{Method: "fadvise", Warning: "cannot write " + dropCachesPath +
 		" (not root): dropped only this job's files with posix_fadvise(DONTNEED)"}
+}
+
+// dropKernel drops the kernel's caches when this rank is the one of its
+// kernel chosen to (Setup.DropNode); the others rely on it, since the
+// coordinator waits for every rank's reply before going on.
+func (s *state) dropKernel() error {
+	if !s.setup.DropNode {
+		return nil
+	}
+	return dropNode()
 }
 
 // cleanupAfterFailure removes our files when the job ended before the

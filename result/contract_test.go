@@ -13,22 +13,8 @@ func TestResultFieldsAreTheContract(t *testing.T) {
 		Hosts:  []Host{{}},
 		Phases: []Phase{{Threads: []Thread{{}}}},
 	}
-	data, err := json.Marshal(job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	need := func(obj map[string]any, where string, keys ...string) {
-		t.Helper()
-		for _, k := range keys {
-			if _, ok := obj[k]; !ok {
-				t.Errorf("%s lacks %q", where, k)
-			}
-		}
-	}
+	doc := marshalled(t, job)
+	need := func(obj map[string]any, where string, keys ...string) { t.Helper(); needKeys(t, obj, where, keys...) }
 	need(doc, "result", "ioswarm_version", "job_id", "command_line", "started_at", "launcher",
 		"config", "hosts", "phases")
 	need(doc["config"].(map[string]any), "config", "threads", "block_size", "rand_block_size",
@@ -52,22 +38,8 @@ func TestCacheFieldsAreNamed(t *testing.T) {
 		Phases: []Phase{{CacheGuard: &CacheGuard{}, ResidentByHost: []HostResidency{{}},
 			Warnings: []string{"w"}, Threads: []Thread{{WrittenByHost: "h", WrittenByThread: new(int)}}}},
 	}
-	data, err := json.Marshal(job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	need := func(obj map[string]any, where string, keys ...string) {
-		t.Helper()
-		for _, k := range keys {
-			if _, ok := obj[k]; !ok {
-				t.Errorf("%s lacks %q", where, k)
-			}
-		}
-	}
+	doc := marshalled(t, job)
+	need := func(obj map[string]any, where string, keys ...string) { t.Helper(); needKeys(t, obj, where, keys...) }
 	need(doc["config"].(map[string]any), "config", "read_shift")
 	need(doc["hosts"].([]any)[0].(map[string]any), "hosts[0]", "mem_total", "cache_bytes", "mount_point",
 		"fs_source", "mount_options", "fs_block_size")
@@ -77,4 +49,28 @@ func TestCacheFieldsAreNamed(t *testing.T) {
 		"server_cache", "required_total", "total")
 	need(phase["resident_by_host"].([]any)[0].(map[string]any), "resident_by_host[0]", "host", "resident_fraction")
 	need(phase["threads"].([]any)[0].(map[string]any), "threads[0]", "written_by_thread", "written_by_host")
+}
+
+// marshalled is job as the generic JSON document a script would see.
+func marshalled(t *testing.T, job Job) map[string]any {
+	t.Helper()
+	data, err := json.Marshal(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// needKeys fails for each key obj lacks.
+func needKeys(t *testing.T, obj map[string]any, where string, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if _, ok := obj[k]; !ok {
+			t.Errorf("%s lacks %q", where, k)
+		}
+	}
 }
