@@ -240,6 +240,9 @@ func subtitle(s *study.Sweep) string {
 	} else {
 		io += ", no fsync"
 	}
+	if s.Setup.Engine == "io_uring" {
+		io += ", io_uring"
+	}
 	return fmt.Sprintf("%s, %s, %s, %s, %s", opText(s), io, s.SizeText(), nodesText(s), s.FSTypes())
 }
 
