@@ -220,6 +220,12 @@ func TestOtherJobsCoordinator(t *testing.T) {
 	if !errors.As(err, &rej) || time.Since(begin) > time.Second {
 		t.Fatalf("got %v after %v", err, time.Since(begin))
 	}
+	// The refusal reaches the rank before the coordinator has counted
+	// it (it counts once the connection is closed): wait a little.
+	deadline := time.Now().Add(2 * time.Second)
+	for c.Rejected()["127.0.0.1"] == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
 	if got := c.Rejected()["127.0.0.1"]; got != 1 {
 		t.Errorf("Rejected counts %d, want 1", got)
 	}
