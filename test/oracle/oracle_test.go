@@ -128,8 +128,14 @@ func checkPhase(t *testing.T, p *result.Phase, k kernelFigures) {
 }
 
 // checkFirstDone: withheld for buffered writes with fsync; otherwise ours
-// may count up to one record per thread less than the kernel had returned
-// (a thread stamps a record after its call returns), never more.
+// is what the kernel had returned by the same moment (our first-done
+// moment, on the clock the kernel stamps with: local ranks share the
+// coordinator's), less up to one operation per thread, since a thread
+// stamps a record after its call returns, and give or take one per
+// thread for the clock offset's error. (Against the kernel's own
+// first close, our moment comes later by the time the first thread took
+// to read the clock after its close: 10 operations of 4 threads' random
+// reads were seen in that gap under load.)
 func checkFirstDone(t *testing.T, p *result.Phase, k kernelFigures) {
 	t.Helper()
 	if p.FirstDoneNote != "" {
@@ -149,9 +155,10 @@ func checkFirstDone(t *testing.T, p *result.Phase, k kernelFigures) {
 	if p.Name == "randread" {
 		op = p.Bytes / p.Ops
 	}
-	if d := k.firstDoneBytes - ours; d < -op || d > int64(len(p.Threads))*op {
-		t.Errorf("%s: %d bytes at first-done, the kernel had returned %d (allowed: up to one operation per thread fewer)",
-			p.Name, ours, k.firstDoneBytes)
+	kernel := k.bytesAt(p.FirstDoneNS)
+	if d := kernel - ours; d < -int64(len(p.Threads))*op || d > 2*int64(len(p.Threads))*op {
+		t.Errorf("%s: %d bytes at first-done, the kernel had returned %d by that moment (allowed: up to two operations per thread fewer, one more)",
+			p.Name, ours, kernel)
 	}
 	slack := float64(int64(len(p.Threads))*op)/float64(max(k.firstDoneBytes, 1)) + rateTolerance
 	if rel := math.Abs(p.FirstDoneBandwidth/k.firstDone - 1); !(rel <= slack) {

@@ -80,7 +80,9 @@ type kernelFigures struct {
 	minRate, maxRate              float64
 	firstDoneBytes                int64
 	firstDone                     float64
-	fsyncNS                       int64
+	// bytesAt is what every thread's calls had returned by time at.
+	bytesAt func(at int64) int64
+	fsyncNS int64
 }
 
 func figuresOf(ss []*session) kernelFigures {
@@ -110,5 +112,15 @@ func figuresOf(ss []*session) kernelFigures {
 		}
 	}
 	k.firstDone = float64(k.firstDoneBytes) * 1e9 / float64(minEnd-minStart)
+	k.bytesAt = func(at int64) int64 {
+		var n int64
+		for _, s := range ss {
+			i := sort.Search(len(s.done), func(i int) bool { return s.done[i].at > at })
+			for _, c := range s.done[:i] {
+				n += c.bytes
+			}
+		}
+		return n
+	}
 	return k
 }
