@@ -29,6 +29,12 @@ const (
 	rateTolerance = 0.01                         // relative, every rate
 	skewTolerance = int64(time.Millisecond)      // absolute, start skew
 	fsyncSlackNS  = int64(50 * time.Microsecond) // per fsync, plus the rate tolerance
+	// preemptSlackNS: a thread preempted between its clock reading and
+	// its openat (seen: 0.44 ms on a loaded 2-core machine) starts that
+	// much earlier than the kernel saw. The job's window hardly moves,
+	// but a thread's own rate, over a read of a few ms, does: per-thread
+	// figures get this much of the shortest thread's time on top.
+	preemptSlackNS = int64(500 * time.Microsecond)
 )
 
 // The job: 4 threads on 2 local ranks, 16 MiB files of 1 MiB records,
@@ -99,25 +105,32 @@ func checkPhase(t *testing.T, p *result.Phase, k kernelFigures) {
 	if p.Bytes != k.bytes || p.Ops != k.ops {
 		t.Errorf("%s: %d bytes in %d ops, the kernel returned %d bytes in %d calls", name, p.Bytes, p.Ops, k.bytes, k.ops)
 	}
+	shortest := int64(math.MaxInt64)
+	for _, th := range p.Threads {
+		shortest = min(shortest, th.EndNS-th.StartNS)
+	}
+	perThread := rateTolerance + float64(preemptSlackNS)/float64(max(shortest, 1))
 	rates := []struct {
 		field      string
 		ours, kern float64
+		tolerance  float64
 	}{
-		{"bandwidth", p.Bandwidth, k.bandwidth},
-		{"sum_of_rates", p.SumOfRates, k.sumOfRates},
-		{"thread_bandwidth.min", p.ThreadBandwidth.Min, k.minRate},
-		{"thread_bandwidth.max", p.ThreadBandwidth.Max, k.maxRate},
+		{"bandwidth", p.Bandwidth, k.bandwidth, rateTolerance},
+		{"sum_of_rates", p.SumOfRates, k.sumOfRates, perThread},
+		{"thread_bandwidth.min", p.ThreadBandwidth.Min, k.minRate, perThread},
+		{"thread_bandwidth.max", p.ThreadBandwidth.Max, k.maxRate, perThread},
 	}
 	if name == "randread" || name == "randwrite" {
 		rates = append(rates, struct {
 			field      string
 			ours, kern float64
-		}{"iops", p.IOPS, k.iops})
+			tolerance  float64
+		}{"iops", p.IOPS, k.iops, rateTolerance})
 	}
 	for _, r := range rates {
-		if rel := math.Abs(r.ours/r.kern - 1); !(rel <= rateTolerance) {
-			t.Errorf("%s: %s is %.6g, the kernel's %.6g (off by %.2f%%, tolerance %.0f%%)",
-				name, r.field, r.ours, r.kern, 100*rel, 100*rateTolerance)
+		if rel := math.Abs(r.ours/r.kern - 1); !(rel <= r.tolerance) {
+			t.Errorf("%s: %s is %.6g, the kernel's %.6g (off by %.2f%%, tolerance %.1f%%)",
+				name, r.field, r.ours, r.kern, 100*rel, 100*r.tolerance)
 		}
 	}
 	if d := abs(p.StartSkewNS - k.startSkew); d > skewTolerance {
