@@ -33,6 +33,8 @@ type job struct {
 	// shift is the rotation that gives (0: every thread its own).
 	sources []int
 	shift   int
+	// threadHost[t] is the host thread t runs on, from the placement.
+	threadHost []string
 	// What the nodes said, and what follows from it for the cache guard.
 	facts       []nodefacts.Facts
 	clientCache int64
@@ -115,7 +117,13 @@ func (s *Session) newJob(o Options) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &job{s: s, o: o, sources: sources, shift: shift, id: hex.EncodeToString(random[:6]), seed: binary.LittleEndian.Uint64(random[6:]),
+	threadHost := make([]string, o.Threads)
+	for r, th := range pl.threads {
+		for _, t := range th {
+			threadHost[t] = hosts[r]
+		}
+	}
+	j := &job{s: s, o: o, sources: sources, shift: shift, threadHost: threadHost, id: hex.EncodeToString(random[:6]), seed: binary.LittleEndian.Uint64(random[6:]),
 		threads: make([][]int, len(s.targets)), dropper: make([]bool, len(s.targets)), members: s.members}
 	copy(j.threads, pl.threads)
 	copy(j.dropper, pl.dropper)

@@ -255,16 +255,14 @@ func (j *job) wholeFile(phase string) bool {
 	return j.o.Layout == rank.LayoutShared && j.o.RandScope == rank.ScopeFile && strings.HasPrefix(phase, "rand")
 }
 
-// hostOfThread is the host a thread runs on.
+// hostOfThread is the host a thread runs on. (A lookup in the placement:
+// it is asked for every thread of every phase, where a search through
+// the ranks' thread lists cost threads² a phase.)
 func (j *job) hostOfThread(t int) string {
-	for r, th := range j.threads {
-		for _, x := range th {
-			if x == t {
-				return j.s.targets[r].Host
-			}
-		}
+	if t < 0 || t >= len(j.threadHost) {
+		return ""
 	}
-	return ""
+	return j.threadHost[t]
 }
 
 // readWarnings checks the seed's sizing rule and the residency of a read
