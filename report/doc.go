@@ -7,6 +7,6 @@
 // shift when other packages change their formatting.
 //
 // This package imports the standard library and ioswarm/result,
-// ioswarm/figures and ioswarm/histogram; it must not import rank, barrier
-// or launcher.
+// figures, histogram, nodefacts (its rule for counting cache memory) and
+// units; it must not import rank, barrier or launcher.
 package report

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"ioswarm/nodefacts"
 	"ioswarm/result"
 )
 
@@ -185,18 +186,14 @@ func readShift(c result.Config) string {
 
 // memory sums what the clients can cache, each kernel once, and adds
 // what the user said of the servers.
+// The rule is the one the coordinator's cache check used (each kernel
+// once), so the header and the check never disagree.
 func memory(hosts []result.Host, server int64) string {
-	var total int64
-	seen := map[string]bool{}
-	kernels := 0
-	for _, h := range hosts {
-		if h.BootID != "" && seen[h.BootID] {
-			continue
-		}
-		seen[h.BootID] = h.BootID != ""
-		total += h.CacheBytes
-		kernels++
+	facts := make([]nodefacts.Facts, len(hosts))
+	for i, h := range hosts {
+		facts[i] = nodefacts.Facts{BootID: h.BootID, CacheBytes: h.CacheBytes}
 	}
+	total, kernels := nodefacts.ClientCache(facts)
 	if total == 0 {
 		return ""
 	}

@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"preflight": {"clock", "launcher", "mounts", "nodefacts", "units", "uring"},
 	"progress":  {"units"},
 	"rank":      {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "uring"},
-	"report":    {"figures", "histogram", "result", "units"},
+	"report":    {"figures", "histogram", "nodefacts", "result", "units"},
 	"result":    {},
 	"study":     {"coordinator", "figures", "report", "result", "units"},
 	"units":     {},
