@@ -44,9 +44,6 @@ func lcm(a, b int64) int64 {
 	return a / x * b
 }
 
-// isRead says whether a phase reads the files (and so may read a cache).
-func isRead(name string) bool { return name == "read" || name == "reread" || name == "randread" }
-
 // cacheGuard is the seed's sizing rule for one read phase. The clients'
 // caches count unless the read cannot find its data in them: O_DIRECT, a
 // rotated read (the reader's node did not write the file), or the page

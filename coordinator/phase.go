@@ -40,7 +40,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := j.resident(ctx, &p); err != nil {
 		return p, err
 	}
-	if isRead(name) {
+	if rank.IsReadPhase(name) {
 		j.readWarnings(&p)
 	}
 	// Fresh offsets for this phase: clocks drift, and a phase's records
@@ -92,7 +92,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		p.IODepth = j.o.IODepth
 		depthAchieved(&p)
 	}
-	p.Verified = j.o.Verify && isRead(name)
+	p.Verified = j.o.Verify && rank.IsReadPhase(name)
 	return p, nil
 }
 
@@ -135,7 +135,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 			})
 			th := &p.Threads[len(p.Threads)-1]
 			writer := tr.Thread
-			if isRead(p.Name) {
+			if rank.IsReadPhase(p.Name) {
 				writer = j.sources[tr.Thread]
 			}
 			if !j.wholeFile(p.Name) {

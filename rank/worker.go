@@ -114,15 +114,15 @@ func (s source) check(buf []byte, off int64) error {
 
 // readSource is the file a read phase of this worker reads.
 func (w *worker) readSource(p *phaseParams) source {
-	if isReadPhase(p.name) {
+	if IsReadPhase(p.name) {
 		return w.src
 	}
 	return source{thread: w.thread, path: w.path, pat: w.pat, m: w.m}
 }
 
-// isReadPhase says whether a phase only reads the files, and so reads
+// IsReadPhase says whether a phase only reads the files, and so reads
 // the rotated source with --read-shift.
-func isReadPhase(name string) bool { return name == "read" || name == "reread" || name == "randread" }
+func IsReadPhase(name string) bool { return name == "read" || name == "reread" || name == "randread" }
 
 // openError explains a failed open; a rotated read names the writer,
 // since a missing file there usually means the nodes do not share --dir.
