@@ -28,9 +28,9 @@ func dropNode() error {
 
 // fadviseFiles asks the kernel to drop the cached pages of each file that
 // exists. Dirty pages cannot be dropped, so each file is synced first.
-func fadviseFiles(paths []string) error {
+func (s *state) fadviseFiles(paths []string) error {
 	for _, p := range paths {
-		fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		fd, err := s.dir.open(p, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 		if errors.Is(err, unix.ENOENT) {
 			continue
 		}
@@ -51,10 +51,10 @@ func fadviseFiles(paths []string) error {
 
 // residentPages counts, over the files that exist, the pages held in the
 // page cache (mincore) and the pages in all.
-func residentPages(paths []string) (resident, total int64, err error) {
+func (s *state) residentPages(paths []string) (resident, total int64, err error) {
 	page := int64(os.Getpagesize())
 	for _, p := range paths {
-		r, t, err := residentOf(p, page)
+		r, t, err := s.residentOf(p, page)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -64,8 +64,8 @@ func residentPages(paths []string) (resident, total int64, err error) {
 	return resident, total, nil
 }
 
-func residentOf(path string, page int64) (resident, total int64, err error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+func (s *state) residentOf(path string, page int64) (resident, total int64, err error) {
+	fd, err := s.dir.open(path, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 	if errors.Is(err, unix.ENOENT) {
 		return 0, 0, nil
 	}

@@ -29,7 +29,7 @@ func mountRamfs(t *testing.T) string {
 func TestDirectRefusedNamesDirAndLeavesNothing(t *testing.T) {
 	dir := mountRamfs(t)
 	jd := JobDir(dir, "0123abcd")
-	err := createJobDir(jd, 0, true)
+	_, err := createJobDir(jd, 0, true)
 	if err == nil {
 		t.Fatal("ramfs accepted O_DIRECT: the probe proves nothing")
 	}
@@ -42,9 +42,11 @@ func TestDirectRefusedNamesDirAndLeavesNothing(t *testing.T) {
 		t.Errorf("the refused probe left %v in %s", left, dir)
 	}
 	// Without --direct the same filesystem is fine.
-	if err := createJobDir(jd, 0, false); err != nil {
+	d, err := createJobDir(jd, 0, false)
+	if err != nil {
 		t.Fatalf("buffered: %v", err)
 	}
+	d.close()
 }
 
 // directOK says whether dir's filesystem takes O_DIRECT, for tests that
@@ -52,7 +54,7 @@ func TestDirectRefusedNamesDirAndLeavesNothing(t *testing.T) {
 func directOK(t *testing.T, dir string) bool {
 	t.Helper()
 	p := filepath.Join(dir, "probe")
-	err := probeDirect(p)
+	err := probeDirect(nil, p)
 	os.Remove(p)
 	return err == nil
 }
@@ -63,7 +65,7 @@ func TestDirectAcceptedKeepsJobDirAndRemovesProbe(t *testing.T) {
 		t.Skipf("%s refuses O_DIRECT", dir)
 	}
 	jd := JobDir(dir, "0123abcd")
-	if err := createJobDir(jd, 0, true); err != nil {
+	if _, err := createJobDir(jd, 0, true); err != nil {
 		t.Fatal(err)
 	}
 	if left, err := os.ReadDir(jd); err != nil || len(left) != 0 {
@@ -103,7 +105,11 @@ func TestDirectProbesOfRanksSharingADir(t *testing.T) {
 	jd := JobDir(dir, "0123abcd")
 	errs := make(chan error, 8)
 	for r := 0; r < 8; r++ {
-		go func() { errs <- createJobDir(jd, r, true) }()
+		go func() {
+			d, err := createJobDir(jd, r, true)
+			d.close()
+			errs <- err
+		}()
 	}
 	for r := 0; r < 8; r++ {
 		if err := <-errs; err != nil {

@@ -70,7 +70,7 @@ func RemoveJobFiles(dir, jobID string) error {
 			names = append(names, e.Name())
 		}
 		if e.IsDir() && ourMDDir.MatchString(e.Name()) {
-			if err := removeMDDir(filepath.Join(jd, e.Name()), func(string) bool { return true }); err != nil {
+			if err := removeMDDir(d, jd, e.Name(), func(string) bool { return true }); err != nil {
 				return err
 			}
 		}
@@ -144,63 +144,48 @@ func removeFiles(jd string, paths []string) error {
 }
 
 // createJobDir makes the job directory (another rank on a shared
-// filesystem may have made it already) and, for --direct, proves the
+// filesystem may have made it already) and opens it: every later file of
+// the job is reached relative to the handle. For --direct it proves the
 // filesystem accepts O_DIRECT before any timed phase.
-func createJobDir(jd string, rank int, direct bool) error {
+func createJobDir(jd string, rank int, direct bool) (*dirHandle, error) {
 	if err := os.Mkdir(jd, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("create %s: %w", jd, err)
+		return nil, fmt.Errorf("create %s: %w", jd, err)
 	}
 	// Another rank of this job on the same filesystem may have made it,
 	// and a --reuse job finds it kept: either way it must be a real
-	// directory of ours, not a link planted at its name.
-	if err := checkJobDir(jd); err != nil {
-		return err
+	// directory of ours, not a link planted at its name. The checks are
+	// made on the opened directory, which is what every later call uses.
+	d, err := openDirHandle(jd)
+	if err != nil {
+		return nil, err
 	}
 	if !direct {
-		return nil
+		return d, nil
 	}
 	probe := probePath(jd, rank)
-	if err := probeDirect(probe); err != nil {
+	if err := probeDirect(d, probe); err != nil {
 		// A failed create leaves the rank's state "not created", so its
 		// cleanup after failure skips this directory: remove the probe
 		// (and the directory, when no other rank uses it) here.
+		d.close()
 		_ = removeFiles(jd, []string{probe})
-		return fmt.Errorf("--direct: the filesystem at %s refuses O_DIRECT "+
+		return nil, fmt.Errorf("--direct: the filesystem at %s refuses O_DIRECT "+
 			"(as ramfs, tmpfs before Linux 6.6 and some FUSE filesystems do): %w",
 			filepath.Dir(jd), err)
 	}
-	if err := os.Remove(probe); err != nil {
-		return fmt.Errorf("remove the O_DIRECT probe: %w", err)
+	if err := d.remove(probe); err != nil {
+		d.close()
+		return nil, fmt.Errorf("remove the O_DIRECT probe: %w", err)
 	}
-	return nil
-}
-
-// checkJobDir accepts jd only as a directory, not a symbolic link, owned
-// by this user.
-func checkJobDir(jd string) error {
-	var st unix.Stat_t
-	if err := unix.Lstat(jd, &st); err != nil {
-		return fmt.Errorf("job directory %s: %w", jd, err)
-	}
-	switch {
-	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
-		return fmt.Errorf("job directory %s is a symbolic link: refused (ioswarm writes only in a directory it made)", jd)
-	case st.Mode&unix.S_IFMT != unix.S_IFDIR:
-		return fmt.Errorf("job directory %s is not a directory: refused", jd)
-	case int(st.Uid) != os.Geteuid() && os.Geteuid() != 0:
-		// (Root is exempt: NFS's root_squash gives its directories to
-		// nobody.)
-		return fmt.Errorf("job directory %s belongs to uid %d, not to this user (%d): refused", jd, st.Uid, os.Geteuid())
-	}
-	return nil
+	return d, nil
 }
 
 // probeDirect creates path with O_DIRECT and writes one aligned 4 KiB
 // block through it. Some filesystems accept the open flag and refuse only
 // the first I/O, so the open alone proves too little. Linux creates the
 // file before it checks the flag, so the caller removes it either way.
-func probeDirect(path string) error {
-	fd, err := unix.Open(path, unix.O_CREAT|unix.O_WRONLY|unix.O_DIRECT|unix.O_CLOEXEC, 0o644)
+func probeDirect(d *dirHandle, path string) error {
+	fd, err := d.open(path, unix.O_CREAT|unix.O_WRONLY|unix.O_DIRECT|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return err
 	}
@@ -238,7 +223,7 @@ func (s *state) removeOld() error {
 		return nil
 	}
 	for _, w := range s.workers {
-		if err := os.Remove(w.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := s.dir.remove(w.path); err != nil {
 			return fmt.Errorf("remove the previous %s: %w", w.path, err)
 		}
 	}
@@ -263,8 +248,8 @@ func (s *state) prefill() error {
 		return nil
 	}
 	for _, w := range s.workers {
-		st, err := os.Stat(w.path)
-		if err == nil && st.Size() >= w.size {
+		size, err := s.dir.size(w.path)
+		if err == nil && size >= w.size {
 			continue
 		}
 		if err := s.writeWhole(w); err != nil {
@@ -284,7 +269,7 @@ func (s *state) writeWhole(w *worker) error {
 	if s.job.Direct {
 		flags |= unix.O_DIRECT
 	}
-	fd, err := unix.Open(w.path, flags, 0o644)
+	fd, err := s.dir.open(w.path, flags, 0o644)
 	if err != nil {
 		return fmt.Errorf("prefill: open %s: %w", w.path, err)
 	}

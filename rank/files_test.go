@@ -20,7 +20,7 @@ func TestSymlinkedJobDirIsRefused(t *testing.T) {
 	if err := os.Symlink(target, jd); err != nil {
 		t.Fatal(err)
 	}
-	if err := createJobDir(jd, 0, false); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if _, err := createJobDir(jd, 0, false); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Errorf("create over a symlink: %v", err)
 	}
 	if err := RemoveJobFiles(dir, id); err == nil || !strings.Contains(err.Error(), "symbolic link") {
@@ -55,7 +55,7 @@ func TestThreadFileLinkIsNotFollowed(t *testing.T) {
 
 func TestRemoveFilesStaysInTheJobDir(t *testing.T) {
 	jd := filepath.Join(t.TempDir(), "ioswarm-abcd")
-	if err := createJobDir(jd, 0, false); err != nil {
+	if _, err := createJobDir(jd, 0, false); err != nil {
 		t.Fatal(err)
 	}
 	outside := filepath.Join(t.TempDir(), "keep")
@@ -67,5 +67,40 @@ func TestRemoveFilesStaysInTheJobDir(t *testing.T) {
 	}
 	if _, err := os.Stat(outside); err != nil {
 		t.Errorf("outside file: %v", err)
+	}
+}
+
+// Files are made in the directory that was checked, through its open
+// handle: a job directory swapped for a link after the check does not
+// redirect a thread's write (an open by path would follow the link, since
+// O_NOFOLLOW guards only the last component), and a path outside the
+// directory is refused.
+func TestFilesAreMadeInTheOpenedJobDir(t *testing.T) {
+	dir, target := t.TempDir(), t.TempDir()
+	jd := JobDir(dir, "abcd1234")
+	d, err := createJobDir(jd, 0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	moved := jd + ".moved"
+	if err := os.Rename(jd, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, jd); err != nil {
+		t.Fatal(err)
+	}
+	w := newWorker(0, ThreadFile(jd, 0), 64<<10, newPattern(1, 0))
+	p := testParams("write", 64<<10)
+	p.dir = d
+	runPhaseOn(t, w, p)
+	if left, _ := os.ReadDir(target); len(left) != 0 {
+		t.Errorf("the write followed the swapped-in link: %v in %s", left, target)
+	}
+	if st, err := os.Stat(filepath.Join(moved, "t0.dat")); err != nil || st.Size() != 64<<10 {
+		t.Errorf("the checked directory lacks the file: %v", err)
+	}
+	if fd, err := d.open(filepath.Join(target, "t0.dat"), os.O_RDONLY, 0); err == nil || !strings.Contains(err.Error(), "not in the job directory") {
+		t.Errorf("open outside the job directory: fd %d, %v", fd, err)
 	}
 }

@@ -18,6 +18,18 @@ func testWorker(t *testing.T, size int64) *worker {
 	return w
 }
 
+// openTestDir opens dir as a rank opens its job directory, closing the
+// handles (its own and the metadata directories') when the test ends.
+func openTestDir(t *testing.T, dir string) *dirHandle {
+	t.Helper()
+	d, err := openDirHandle(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.close)
+	return d
+}
+
 func testParams(name string, block int64) *phaseParams {
 	return &phaseParams{name: name, block: block, fsync: true, seed: 7, stop: new(atomic.Bool)}
 }

@@ -202,7 +202,8 @@ func TestMetadataCreateFailureNamesThreadAndPath(t *testing.T) {
 		t.Skipf("mount tmpfs: %v", err)
 	}
 	defer unix.Unmount(dir, 0)
-	s := &state{job: Job{MDFiles: 10, MDSize: 100}, jobDir: dir}
+	s := &state{job: Job{MDFiles: 10, MDSize: 100}, jobDir: dir, dir: openTestDir(t, dir)}
+	defer s.closeDirs() // before the unmount
 	s.workers = []*worker{newWorker(7, "", 0, newPattern(1, 7))}
 	s.setupMD()
 	if err := s.prepareMD("mdcreate"); err != nil {
@@ -234,7 +235,7 @@ func TestMetadataPhasesCountAndVerify(t *testing.T) {
 		if shared {
 			mddir = MDDirShared
 		}
-		s := &state{job: Job{MDFiles: 50, MDSize: 3901, MDDir: mddir}, jobDir: dir}
+		s := &state{job: Job{MDFiles: 50, MDSize: 3901, MDDir: mddir}, jobDir: dir, dir: openTestDir(t, dir)}
 		s.workers = []*worker{newWorker(0, "", 0, newPattern(1, 0)), newWorker(1, "", 0, newPattern(1, 1))}
 		s.setupMD()
 		for _, name := range MDPhases {

@@ -46,21 +46,12 @@ type FindManifest struct {
 
 // writeManifest writes m into the job directory, whole or not at all: a
 // half-written manifest must not be mistaken for a kept job.
-func writeManifest(jobDir string, m Manifest) error {
+func (s *state) writeManifest(m Manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(jobDir, ManifestName)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return s.dir.writeFile(filepath.Join(s.jobDir, ManifestName), append(data, '\n'))
 }
 
 // findManifest reads the manifest of job id under dir, or of the newest
@@ -110,7 +101,7 @@ func findManifest(dir, id string) (Manifest, error) {
 func (s *state) checkReused(phase string) error {
 	for _, w := range s.workers {
 		src := w.readSource(&phaseParams{name: phase})
-		st, err := os.Stat(src.path)
+		size, err := s.dir.size(src.path)
 		if err != nil {
 			return fmt.Errorf("reused job %s: %w", s.job.FilesOf, err)
 		}
@@ -118,8 +109,8 @@ func (s *state) checkReused(phase string) error {
 		if src.m.shared() {
 			want = src.m.seg * src.m.threads
 		}
-		if st.Size() < want {
-			return fmt.Errorf("reused job %s: %s holds %d bytes, the job wrote %d", s.job.FilesOf, src.path, st.Size(), want)
+		if size < want {
+			return fmt.Errorf("reused job %s: %s holds %d bytes, the job wrote %d", s.job.FilesOf, src.path, size, want)
 		}
 	}
 	return nil

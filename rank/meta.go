@@ -43,20 +43,27 @@ var (
 	ourMDFile = regexp.MustCompile(`^(t[0-9]+\.)?f[0-9]+$`)
 )
 
-// mdDir is the directory thread's metadata files live in.
-func mdDir(jd string, thread int, shared bool) string {
+// mdDirName is the name, in the job directory, of the directory thread's
+// metadata files live in.
+func mdDirName(thread int, shared bool) string {
 	if shared {
-		return filepath.Join(jd, "md-shared")
+		return "md-shared"
 	}
-	return filepath.Join(jd, "md-t"+strconv.Itoa(thread))
+	return "md-t" + strconv.Itoa(thread)
 }
 
-// mdPrefix is the path of thread's files up to the file number.
-func mdPrefix(jd string, thread int, shared bool) string {
+// mdDir is the path of that directory.
+func mdDir(jd string, thread int, shared bool) string {
+	return filepath.Join(jd, mdDirName(thread, shared))
+}
+
+// mdPrefix is the name of thread's files, in their directory, up to the
+// file number.
+func mdPrefix(thread int, shared bool) string {
 	if shared {
-		return mdDir(jd, thread, true) + "/t" + strconv.Itoa(thread) + ".f"
+		return "t" + strconv.Itoa(thread) + ".f"
 	}
-	return mdDir(jd, thread, false) + "/f"
+	return "f"
 }
 
 // mdPath builds file j's path after prefix into buf, NUL-terminated for
@@ -67,11 +74,11 @@ func mdPath(buf []byte, prefix string, j int) []byte {
 	return append(buf, 0)
 }
 
-// setupMD gives every worker the path prefix of its metadata files.
+// setupMD gives every worker the name prefix of its metadata files.
 func (s *state) setupMD() {
 	for _, w := range s.workers {
 		if w != nil && s.job.MDFiles > 0 {
-			w.mdPrefix = mdPrefix(s.jobDir, w.thread, s.mdShared())
+			w.mdPrefix = mdPrefix(w.thread, s.mdShared())
 		}
 	}
 }
@@ -83,19 +90,13 @@ func (s *state) mdShared() bool { return s.job.MDDir == MDDirShared }
 // directories exist; mdcreate finds none of the files, any other phase
 // all of them.
 func (s *state) prepareMD(phase string) error {
-	for _, w := range s.workers {
-		d := mdDir(s.jobDir, w.thread, s.mdShared())
-		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("thread %d: create %s: %w", w.thread, d, err)
-		}
-		if err := checkJobDir(d); err != nil {
-			return err
-		}
+	if err := s.openMDDirs(); err != nil {
+		return err
 	}
 	if phase == "mdcreate" {
 		if s.mdAny {
-			if err := s.eachMD("remove the previous", func(p string) error {
-				if err := unix.Unlink(p); err != nil && !errors.Is(err, unix.ENOENT) {
+			if err := s.eachMDWorker("remove the previous", func(w *worker, p string) error {
+				if err := unix.Unlinkat(w.mdDir.fd, p, 0); err != nil && !errors.Is(err, unix.ENOENT) {
 					return err
 				}
 				return nil
@@ -112,7 +113,7 @@ func (s *state) prepareMD(phase string) error {
 	data := make([]byte, s.job.MDSize)
 	s.mdAny = true
 	if err := s.eachMDWorker("prefill", func(w *worker, p string) error {
-		return os.WriteFile(p, w.mdData(data), 0o644)
+		return w.mdDir.writeFile(filepath.Join(w.mdDir.path, p), w.mdData(data))
 	}); err != nil {
 		return err
 	}
@@ -120,23 +121,60 @@ func (s *state) prepareMD(phase string) error {
 	return nil
 }
 
-// eachMD calls f on the path of every metadata file of this rank's
-// threads; an error names the thread and the path.
-func (s *state) eachMD(what string, f func(string) error) error {
-	return s.eachMDWorker(what, func(_ *worker, p string) error { return f(p) })
+// openMDDirs makes the metadata directories in the job directory, where
+// missing, and opens each once: every metadata file is then reached
+// relative to its directory's handle.
+func (s *state) openMDDirs() error {
+	if s.dir == nil {
+		return fmt.Errorf("metadata phase before the job directory was made")
+	}
+	for _, w := range s.workers {
+		if w.mdDir != nil {
+			continue
+		}
+		name := mdDirName(w.thread, s.mdShared())
+		if h := s.mdDirs[name]; h != nil {
+			w.mdDir = h // md-shared: one handle for all threads
+			continue
+		}
+		h, err := s.dir.mkdir(name)
+		if err != nil {
+			return fmt.Errorf("thread %d: %w", w.thread, err)
+		}
+		if s.mdDirs == nil {
+			s.mdDirs = map[string]*dirHandle{}
+		}
+		s.mdDirs[name], w.mdDir = h, h
+	}
+	return nil
 }
 
+// eachMDWorker calls f on the name (in its directory) of every metadata
+// file of this rank's threads; an error names the thread and the path.
 func (s *state) eachMDWorker(what string, f func(*worker, string) error) error {
 	for _, w := range s.workers {
-		prefix := mdPrefix(s.jobDir, w.thread, s.mdShared())
 		for j := 0; j < s.job.MDFiles; j++ {
-			p := prefix + strconv.Itoa(j)
-			if err := f(w, p); err != nil {
-				return fmt.Errorf("thread %d: %s %s: %w", w.thread, what, p, err)
+			n := w.mdPrefix + strconv.Itoa(j)
+			if err := f(w, n); err != nil {
+				return fmt.Errorf("thread %d: %s %s: %w", w.thread, what, filepath.Join(w.mdDir.path, n), err)
 			}
 		}
 	}
 	return nil
+}
+
+// closeDirs closes the job's directory handles: at the end of a job, or
+// when a session's next job begins.
+func (s *state) closeDirs() {
+	for _, h := range s.mdDirs {
+		h.close()
+	}
+	s.mdDirs = nil
+	for _, w := range s.workers {
+		w.mdDir = nil
+	}
+	s.dir.close()
+	s.dir = nil
 }
 
 // mdData is what thread w writes into each of its metadata files: its
@@ -166,12 +204,20 @@ func (s *state) removeMD() error {
 	if s.job.MDFiles == 0 || s.jobDir == "" {
 		return nil
 	}
+	jd, err := openJobDir(s.jobDir)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("clean up: %w", err)
+	}
+	defer jd.Close()
 	mine := map[string]bool{}
 	for _, w := range s.workers {
 		mine["t"+strconv.Itoa(w.thread)] = true
 	}
 	for _, w := range s.workers {
-		d := mdDir(s.jobDir, w.thread, s.mdShared())
+		name := mdDirName(w.thread, s.mdShared())
 		match := func(string) bool { return true }
 		if s.mdShared() {
 			match = func(name string) bool {
@@ -179,7 +225,7 @@ func (s *state) removeMD() error {
 				return mine[string(t)]
 			}
 		}
-		if err := removeMDDir(d, match); err != nil {
+		if err := removeMDDir(jd, s.jobDir, name, match); err != nil {
 			return err
 		}
 		if s.mdShared() {
@@ -189,24 +235,27 @@ func (s *state) removeMD() error {
 	return nil
 }
 
-// removeMDDir removes the metadata files in d that match and d itself
-// when then empty. d is opened without following a link: cleanup never
-// reaches outside the job directory.
-func removeMDDir(d string, match func(string) bool) error {
-	f, err := openJobDir(d)
-	if errors.Is(err, unix.ENOENT) {
+// removeMDDir removes the metadata files in the directory name of the
+// open directory parent (at path pd) that match, and the directory itself
+// when then empty. It is opened relative to parent without following a
+// link: cleanup never reaches outside the job directory.
+func removeMDDir(parent *os.File, pd, name string, match func(string) bool) error {
+	path := filepath.Join(pd, name)
+	h, err := openDirAt(int(parent.Fd()), name, path)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("clean up: %w", err)
 	}
+	f := os.NewFile(uintptr(h.fd), path)
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ESTALE) {
 		return nil // another rank sharing it removed it, empty, meanwhile
 	}
 	if err != nil {
-		return fmt.Errorf("clean up %s: %w", d, err)
+		return fmt.Errorf("clean up %s: %w", path, err)
 	}
 	var names []string
 	for _, e := range entries {
@@ -214,10 +263,15 @@ func removeMDDir(d string, match func(string) bool) error {
 			names = append(names, e.Name())
 		}
 	}
-	if err := unlinkIn(f, d, names); err != nil {
+	if err := unlinkIn(f, path, names); err != nil {
 		return err
 	}
-	return removeDirIfEmpty(d)
+	err = unix.Unlinkat(int(parent.Fd()), name, unix.AT_REMOVEDIR)
+	if err == nil || errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) ||
+		errors.Is(err, unix.ESTALE) {
+		return nil
+	}
+	return fmt.Errorf("clean up %s: %w", path, err)
 }
 
 // dropMD empties the caches a metadata phase would hit: dentries and
@@ -266,10 +320,10 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 		err := w.mdOp(p, path, data)
 		t1 := clock.Now()
 		if err != nil {
-			return fmt.Errorf("%s %s: %w", p.name, path[:len(path)-1], err)
+			return fmt.Errorf("%s %s/%s: %w", p.name, w.mdDir.path, path[:len(path)-1], err)
 		}
 		if p.verify && p.name == "mdread" && !bytes.Equal(data, want) {
-			return fmt.Errorf("verify %s: contents differ from what thread %d wrote", path[:len(path)-1], w.thread)
+			return fmt.Errorf("verify %s/%s: contents differ from what thread %d wrote", w.mdDir.path, path[:len(path)-1], w.thread)
 		}
 		if !timed {
 			continue
@@ -292,13 +346,15 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	return nil
 }
 
-// mdOp is one metadata operation on the NUL-terminated path. Raw system
-// calls take the path as it is, where the unix package would copy it.
+// mdOp is one metadata operation on the NUL-terminated name, relative to
+// the worker's metadata directory. Raw system calls take the name as it
+// is, where the unix package would copy it.
 func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 	ptr := uintptr(unsafe.Pointer(&path[0]))
+	dirfd := uintptr(w.mdDir.fd)
 	switch p.name {
 	case "mdcreate":
-		fd, err := openat(ptr, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
+		fd, err := openat(dirfd, ptr, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
 		if err != nil {
 			return err
 		}
@@ -311,7 +367,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 		return unix.Close(fd)
 	case "mdstat":
 		var st unix.Stat_t
-		if _, _, e := unix.Syscall6(unix.SYS_NEWFSTATAT, uintptr(atCWD), ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0); e != 0 {
+		if _, _, e := unix.Syscall6(unix.SYS_NEWFSTATAT, dirfd, ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0); e != 0 {
 			return e
 		}
 		if p.verify && (st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != int64(len(data))) {
@@ -319,7 +375,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 		}
 		return nil
 	case "mdread":
-		fd, err := openat(ptr, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+		fd, err := openat(dirfd, ptr, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 		if err != nil {
 			return err
 		}
@@ -331,7 +387,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 		}
 		return unix.Close(fd)
 	case "mddelete":
-		if _, _, e := unix.Syscall(unix.SYS_UNLINKAT, uintptr(atCWD), ptr, 0); e != 0 {
+		if _, _, e := unix.Syscall(unix.SYS_UNLINKAT, dirfd, ptr, 0); e != 0 {
 			return e
 		}
 		return nil
@@ -339,9 +395,9 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 	return fmt.Errorf("unknown phase %q", p.name)
 }
 
-func openat(path uintptr, flags int, mode uint32) (int, error) {
+func openat(dirfd, path uintptr, flags int, mode uint32) (int, error) {
 	for {
-		fd, _, e := unix.Syscall6(unix.SYS_OPENAT, uintptr(atCWD), path, uintptr(flags), uintptr(mode), 0, 0)
+		fd, _, e := unix.Syscall6(unix.SYS_OPENAT, dirfd, path, uintptr(flags), uintptr(mode), 0, 0)
 		if e == unix.EINTR {
 			continue
 		}
@@ -351,6 +407,3 @@ func openat(path uintptr, flags int, mode uint32) (int, error) {
 		return int(fd), nil
 	}
 }
-
-// atCWD is AT_FDCWD as a variable: a negative constant has no uintptr.
-var atCWD = unix.AT_FDCWD

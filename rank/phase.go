@@ -24,6 +24,10 @@ const progressEvery = time.Second
 // threads are made ready first; then every worker starts on its own at
 // req.ReleaseAt on this rank's clock (see awaitRelease).
 func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
+	if s.dir == nil {
+		// Every file of a phase is opened relative to the job directory.
+		return RunReply{}, fmt.Errorf("%s: the job directory is not made yet", req.Phase)
+	}
 	p := s.params(req)
 	bufs, err := s.prepare(p)
 	if err != nil {
@@ -66,7 +70,7 @@ func (s *state) params(req Run) *phaseParams {
 	p := &phaseParams{
 		name: req.Phase, block: s.job.Block, direct: s.job.Direct, fsync: s.job.Fsync,
 		verify: s.job.Verify, seed: s.job.Seed ^ uint64(req.Iteration+1)*0x9e3779b97f4a7c15,
-		stop: new(atomic.Bool), locked: true,
+		stop: new(atomic.Bool), locked: true, dir: s.dir,
 	}
 	if req.Phase == "randwrite" || req.Phase == "randread" {
 		p.block = s.job.RandBlock

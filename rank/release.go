@@ -71,7 +71,7 @@ func awaitRelease(at int64, stop *atomic.Bool) (int64, bool) {
 // ms steps, 4-26 ms at 8 threads on 2 cores).
 func (w *worker) openTimed(p *phaseParams, path string, flags int, mode uint32) (int, error) {
 	w.rec.StartNS = clock.Now()
-	fd, err := unix.Open(path, flags, mode)
+	fd, err := p.dir.open(path, flags, mode)
 	if p.gate != nil {
 		p.gate.pass(p.stop)
 	}

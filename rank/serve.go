@@ -32,6 +32,8 @@ type state struct {
 	job     Job
 	setup   Setup
 	jobDir  string
+	dir     *dirHandle            // the job directory, open from create on
+	mdDirs  map[string]*dirHandle // its metadata directories, by name
 	workers []*worker
 	created bool // the job directory may hold our files
 	cleaned bool
@@ -55,6 +57,7 @@ func Serve(ctx context.Context, opt Options) error {
 	}
 	defer m.Close()
 	s := &state{member: m, log: opt.Log}
+	defer func() { s.closeDirs() }()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -115,10 +118,12 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		}
 		return s.doSetup(in)
 	case KindCreate:
-		if err := createJobDir(s.jobDir, s.setup.Rank, s.job.Direct); err != nil {
+		d, err := createJobDir(s.jobDir, s.setup.Rank, s.job.Direct)
+		if err != nil {
 			return nil, err
 		}
-		s.created = true
+		s.dir.close()
+		s.dir, s.created = d, true
 		return Empty{}, nil
 	case KindPrepare:
 		var in Prepare
@@ -152,7 +157,7 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
-		r, t, err := residentPages(s.phasePaths(in.Phase))
+		r, t, err := s.residentPages(s.phasePaths(in.Phase))
 		return ResidentReply{Resident: r, Total: t}, err
 	case KindRun:
 		var in Run
@@ -177,7 +182,7 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil || in.Manifest == nil {
 			return Empty{}, err
 		}
-		return Empty{}, writeManifest(s.jobDir, *in.Manifest)
+		return Empty{}, s.writeManifest(*in.Manifest)
 	case KindFindKept:
 		var in FindManifest
 		if err := decode(req, &in); err != nil || in.Dir == "" {
@@ -222,6 +227,7 @@ func (s *state) doSetup(in Setup) (SetupReply, error) {
 		}
 		s.jobDir = JobDir(in.Dir, in.Job.FilesOf)
 	}
+	s.closeDirs()
 	s.created, s.cleaned = false, false
 	s.sharedFull, s.mdAll, s.mdAny = false, false, false
 	need := in.Job.FileSize * int64(len(in.Threads))
@@ -324,7 +330,7 @@ func (s *state) drop() DropReply {
 			return DropReply{Method: "none", Warning: err.Error()}
 		}
 	}
-	if err := fadviseFiles(s.droppable()); err != nil {
+	if err := s.fadviseFiles(s.droppable()); err != nil {
 		return DropReply{Method: "none", Warning: err.Error()}
 	}
 	return DropReply{Method: "fadvise", Warning: "cannot write " + dropCachesPath +

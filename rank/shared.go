@@ -1,9 +1,7 @@
 package rank
 
 import (
-	"errors"
 	"fmt"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -19,11 +17,11 @@ func (s *state) sharedSize() int64 { return s.job.FileSize * int64(s.job.Threads
 func (s *state) makeShared(phase string) error {
 	path := SharedFile(s.jobDir)
 	if phase == "write" {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := s.dir.remove(path); err != nil {
 			return fmt.Errorf("remove the previous %s: %w", path, err)
 		}
 	}
-	fd, err := unix.Open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
+	fd, err := s.dir.open(path, unix.O_WRONLY|unix.O_CREAT|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return fmt.Errorf("create the shared file %s: %w", path, err)
 	}

@@ -31,7 +31,8 @@ type worker struct {
 	log  opLog
 	done atomic.Int64 // bytes completed, read by the progress reporter
 
-	mdPrefix string // metadata files' path up to their number (see mdPrefix)
+	mdPrefix string     // metadata files' names up to their number (see mdPrefix)
+	mdDir    *dirHandle // the directory they are in, open from prepare on
 
 	rec     ThreadRecord
 	yieldAt int64                  // rank-clock time of the next voluntary yield
@@ -54,7 +55,8 @@ const yieldEvery = int64(8 * time.Millisecond)
 // phaseParams is what one phase asks of every worker of a rank.
 type phaseParams struct {
 	name      string
-	block     int64 // bytes per operation
+	dir       *dirHandle // the job directory: files are opened in it
+	block     int64      // bytes per operation
 	direct    bool
 	fsync     bool
 	verify    bool
