@@ -52,11 +52,6 @@ func mdDirName(thread int, shared bool) string {
 	return "md-t" + strconv.Itoa(thread)
 }
 
-// mdDir is the path of that directory.
-func mdDir(jd string, thread int, shared bool) string {
-	return filepath.Join(jd, mdDirName(thread, shared))
-}
-
 // mdPrefix is the name of thread's files, in their directory, up to the
 // file number.
 func mdPrefix(thread int, shared bool) string {
