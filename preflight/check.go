@@ -59,24 +59,40 @@ func Check(ctx context.Context, o Options) ([]Result, error) {
 	if err != nil && !errors.As(err, &herrs) {
 		return nil, err
 	}
+	// By rank, once: a search per target was quadratic, 100k nodes that
+	// all failed kept this loop (deaf to Ctrl-C) busy for minutes.
+	failed := make(map[int]*launcher.HostError, len(herrs))
+	for _, he := range herrs {
+		failed[he.Rank] = he
+	}
 	sem := make(chan struct{}, max(o.Fanout, 1))
 	var wg sync.WaitGroup
 	for i, t := range o.Targets {
 		results[i] = Result{Host: t.Host, Rank: t.Rank}
-		var he *launcher.HostError
-		if e := herrs.Of(t.Rank); errors.As(e, &he) {
+		if he := failed[t.Rank]; he != nil {
 			results[i].Problems = []string{he.Err.Error()}
 			continue
+		}
+		if ctx.Err() != nil {
+			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				results[i].Problems = []string{context.Cause(ctx).Error()}
+				return
+			}
 			defer func() { <-sem }()
 			results[i] = checkOne(ctx, o, t)
 		}()
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
 	sameFilesystem(results)
 	return results, nil
 }

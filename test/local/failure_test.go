@@ -2,6 +2,7 @@ package local
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,3 +125,54 @@ func lastLine(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// `ioswarm hosts` over a host list of 100,000 nodes stops on Ctrl-C at
+// once, wherever it is: while the launcher readies the nodes and while
+// their results are gathered. The nodes are loopback addresses on a port
+// where nothing listens, so every connection is refused on this machine
+// and nothing leaves it. Measured: 0.12-0.22 s after SIGINT on an idle
+// machine (400,000 nodes, SIGTERM: 0.58-0.77 s); before, the gathering
+// searched the failed nodes once per node and ignored the signal for
+// minutes.
+func TestHostsOfAHugeListStopOnInterrupt(t *testing.T) {
+	hosts := filepath.Join(t.TempDir(), "hosts")
+	var list strings.Builder
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&list, "127.%d.%d.%d:1\n", 1+i/65536, (i/256)%256, i%256)
+	}
+	if err := os.WriteFile(hosts, []byte(list.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		ready bool // signal once the launcher is done, else at once
+	}{{"readying", false}, {"gathering", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(bin.Path(t), "hosts", "--hosts", hosts)
+			stderr := new(harness.LockedBuffer)
+			cmd.Stderr = stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if !c.ready {
+				time.Sleep(500 * time.Millisecond)
+			} else if !harness.Poll(60*time.Second, time.Millisecond, func() bool {
+				return strings.Contains(stderr.String(), "hosts ready")
+			}) {
+				t.Fatalf("no launcher summary in 60 s; stderr:\n%s", stderr)
+			}
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			code, took := harness.WaitExit(t, cmd, 20*time.Second)
+			if code != 130 || !strings.Contains(stderr.String(), "interrupted by SIGINT") {
+				t.Fatalf("exit %d after SIGINT, want 130 and a message; stderr:\n%s", code, stderr)
+			}
+			// The goal is 1 s; the slack is for a loaded CI machine,
+			// far below the minutes this took before.
+			if took > 3*time.Second {
+				t.Errorf("took %s to stop after SIGINT", took)
+			}
+		})
+	}
+}
