@@ -17,6 +17,14 @@
 # and take a latency sample per operation (two clock reads); the loop takes
 # none. Neither fsyncs. Order A B B A over the rounds, medians; target
 # ratio >= 0.95.
+#
+# The device, not the tool, can decide a round: on this machine's ext4
+# (a virtual disk) a 1-thread create runs at either ~24k/s or ~59k/s,
+# round by round, for the loop as for ioswarm (three loop runs in a row
+# into the same directory inode: 23.8k, 25.6k, 58.0k), so a median over
+# a few rounds compares which mode each tool drew. On tmpfs
+# (bench/md-vs-loop.sh /dev/shm) there is no device and the ratio is the
+# tools' own cost; run both and read them together.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -36,7 +36,11 @@
 #   group_reporting: all operations / the longest job's runtime (ms), end_fsync
 #   included, which excludes thread start skew and so never favours ioswarm.
 # - p99: ioswarm's from its merged per-op histogram (buckets under 1% wide),
-#   fio's clat 99th percentile (for psync the time of the pread/pwrite call).
+#   each operation timed from its submission to its completion; fio's total
+#   latency 99th percentile (lat_percentiles=1: submission + completion,
+#   the same span). fio's clat, its default, leaves the submission out: for
+#   psync the two are the same (the pread/pwrite call), for io_uring clat
+#   starts after io_uring_enter returned and so is not our figure.
 # - CPU: user + system seconds of the whole process tree from /usr/bin/time
 #   (ioswarm: the coordinator and its rank process; fio: its one process)
 #   per million operations of both phases. Both counts hold a fixed cost
@@ -116,7 +120,7 @@ fio_jobfile() {
 		printf '[global]\nioengine=psync\n'
 	fi
 	printf 'direct=1\nbs=4k\nsize=%dm\nrandrepeat=0\nnorandommap\n' $((TOTAL_MIB / t))
-	printf 'fallocate=none\nthread\ngroup_reporting\n'
+	printf 'fallocate=none\nthread\ngroup_reporting\nlat_percentiles=1\n'
 	for ((i = 0; i < t; i++)); do
 		printf '[p%d]\nrw=write\nbs=16m\nend_fsync=1\nfilename=%s/t%d.dat\n' "$i" "$dir" "$i"
 	done
@@ -143,7 +147,7 @@ path, tool, t, rnd, cpu = sys.argv[1:]
 jobs = json.load(open(path))["jobs"]
 w = next(j for j in jobs if j["groupid"] == 1)["write"]
 r = next(j for j in jobs if j["groupid"] == 2)["read"]
-p99 = lambda d: d["clat_ns"]["percentile"]["99.000000"]
+p99 = lambda d: d["lat_ns"]["percentile"]["99.000000"]
 print(tool, t, rnd, w["iops"], r["iops"], p99(w), p99(r), cpu, w["total_ios"] + r["total_ios"], sep="\t")
 PY
 }
