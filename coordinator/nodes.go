@@ -8,15 +8,15 @@ import (
 
 	"ioswarm/barrier"
 	"ioswarm/nodefacts"
-	"ioswarm/rank"
+	"ioswarm/wire"
 )
 
 // facts asks every rank about its node's memory and the filesystem under
 // its --dir. Ranks without threads in this job answer too but are left
 // out of every rule.
 func (j *job) askFacts(ctx context.Context) ([]nodefacts.Facts, error) {
-	raw, err := j.s.coord.Call(ctx, rank.KindFacts, func(r int) any {
-		return rank.Facts{Dir: j.dirOf(j.s.targets[r])}
+	raw, err := j.s.coord.Call(ctx, wire.KindFacts, func(r int) any {
+		return wire.Facts{Dir: j.dirOf(j.s.targets[r])}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("asking nodes about memory and filesystem: %w", err)

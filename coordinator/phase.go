@@ -12,6 +12,7 @@ import (
 	"ioswarm/histogram"
 	"ioswarm/rank"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // releaseLead is how far ahead of now a phase is released: long enough for
@@ -24,14 +25,14 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	p := result.Phase{Name: name, Iteration: iter}
 	// Untimed: a write finds its files gone, any other phase finds them
 	// full. A shared file is made first, by rank 0 alone.
-	if j.o.Layout == rank.LayoutShared && !isMD(name) {
-		if _, err := j.s.coord.Call(ctx, rank.KindShared, func(r int) any {
-			return rank.MakeShared{Phase: name, Make: r == 0}
+	if j.o.Layout == wire.LayoutShared && !isMD(name) {
+		if _, err := j.s.coord.Call(ctx, wire.KindShared, func(r int) any {
+			return wire.MakeShared{Phase: name, Make: r == 0}
 		}); err != nil {
 			return p, fmt.Errorf("making the shared file: %w", err)
 		}
 	}
-	if _, err := j.s.coord.Call(ctx, rank.KindPrepare, same(rank.Prepare{Phase: name})); err != nil {
+	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, same(wire.Prepare{Phase: name})); err != nil {
 		return p, fmt.Errorf("preparing files: %w", err)
 	}
 	if err := j.dropCaches(ctx, &p); err != nil {
@@ -66,8 +67,8 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		// End comes after the last Update: wait for the follower.
 		defer func() { close(stop); <-followed; j.o.Progress.End() }()
 	}
-	raw, err := j.s.coord.Call(ctx, rank.KindRun, func(r int) any {
-		return rank.Run{Phase: name, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
+	raw, err := j.s.coord.Call(ctx, wire.KindRun, func(r int) any {
+		return wire.Run{Phase: name, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
 			StonewallNS: int64(j.stonewall(name))}
 	})
 	if err != nil {
@@ -102,7 +103,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessage) error {
 	merged := histogram.New()
 	var intervals latencyIntervals
-	replies := make([]rank.RunReply, len(raw))
+	replies := make([]wire.RunReply, len(raw))
 	var relMin, relMax int64
 	for r, b := range raw {
 		if err := json.Unmarshal(b, &replies[r]); err != nil {
@@ -153,15 +154,15 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 	for _, t := range p.Threads {
 		first = min(first, t.EndNS)
 	}
-	fd, err := j.s.coord.Call(ctx, rank.KindFirstDone, func(r int) any {
-		return rank.FirstDone{At: first + j.members[r].ClockOffset}
+	fd, err := j.s.coord.Call(ctx, wire.KindFirstDone, func(r int) any {
+		return wire.FirstDone{At: first + j.members[r].ClockOffset}
 	})
 	if err != nil {
 		return fmt.Errorf("first-done bytes: %w", err)
 	}
 	i := 0
 	for r, b := range fd {
-		var reply rank.FirstDoneReply
+		var reply wire.FirstDoneReply
 		if err := json.Unmarshal(b, &reply); err != nil || len(reply.Bytes) != len(replies[r].Threads) {
 			return fmt.Errorf("rank %d: bad first-done reply (%v)", r, err)
 		}
@@ -179,14 +180,14 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 // dropCaches drops caches on every node and records the weakest method any
 // node used: a phase is only as cold as its warmest node.
 func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, rank.KindDrop, same(rank.Drop{Phase: p.Name}))
+	raw, err := j.s.coord.Call(ctx, wire.KindDrop, same(wire.Drop{Phase: p.Name}))
 	if err != nil {
 		return fmt.Errorf("drop caches: %w", err)
 	}
 	strength := map[string]int{"none": 0, "fadvise": 1, "drop_caches": 2, "direct": 3}
 	method := ""
 	for r, b := range raw {
-		var d rank.DropReply
+		var d wire.DropReply
 		if err := json.Unmarshal(b, &d); err != nil {
 			return fmt.Errorf("rank %d: bad drop reply: %w", r, err)
 		}
@@ -214,7 +215,7 @@ func (j *job) warned(msg string) bool {
 // cache as the phase starts: the figure that says whether a read phase
 // measured the filesystem or memory.
 func (j *job) resident(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, rank.KindResident, same(rank.Resident{Phase: p.Name}))
+	raw, err := j.s.coord.Call(ctx, wire.KindResident, same(wire.Resident{Phase: p.Name}))
 	if err != nil {
 		return fmt.Errorf("page-cache residency: %w", err)
 	}
@@ -222,7 +223,7 @@ func (j *job) resident(ctx context.Context, p *result.Phase) error {
 	byHost := map[string][2]int64{}
 	var order []string
 	for r, b := range raw {
-		var rr rank.ResidentReply
+		var rr wire.ResidentReply
 		if err := json.Unmarshal(b, &rr); err != nil {
 			return fmt.Errorf("rank %d: bad residency reply: %w", r, err)
 		}
@@ -252,7 +253,7 @@ func (j *job) resident(ctx context.Context, p *result.Phase) error {
 
 // wholeFile says whether phase draws offsets over all of a shared file.
 func (j *job) wholeFile(phase string) bool {
-	return j.o.Layout == rank.LayoutShared && j.o.RandScope == rank.ScopeFile && strings.HasPrefix(phase, "rand")
+	return j.o.Layout == wire.LayoutShared && j.o.RandScope == wire.ScopeFile && strings.HasPrefix(phase, "rand")
 }
 
 // hostOfThread is the host a thread runs on. (A lookup in the placement:

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"ioswarm/barrier"
-	"ioswarm/rank"
+	"ioswarm/wire"
 )
 
 // ReuseLatest asks for the newest kept job under --dir.
@@ -31,11 +31,11 @@ func (o *Options) validateReuse() error {
 	if strings.Contains(o.Reuse, "/") {
 		base := filepath.Base(filepath.Clean(o.Reuse))
 		id, ok := strings.CutPrefix(base, "ioswarm-")
-		if !ok || rank.CheckJobID(id) != nil {
+		if !ok || wire.CheckJobID(id) != nil {
 			return usagef("--reuse %s: not a job directory (want <dir>/ioswarm-<job id>)", o.Reuse)
 		}
 		o.Dir, o.Reuse = filepath.Dir(filepath.Clean(o.Reuse)), id
-	} else if o.Reuse != ReuseLatest && rank.CheckJobID(o.Reuse) != nil {
+	} else if o.Reuse != ReuseLatest && wire.CheckJobID(o.Reuse) != nil {
 		return usagef("--reuse %q: want a job id (as the kept run's table printed it), its directory, or latest", o.Reuse)
 	}
 	for _, p := range o.Phases {
@@ -53,26 +53,26 @@ func (o *Options) validateReuse() error {
 // findKept asks rank 0's node for the kept job's manifest and checks it
 // against this job: the same threads, file size and placement, or the
 // difference named.
-func (j *job) findKept(ctx context.Context) (rank.Manifest, error) {
-	raw, err := j.s.coord.Call(ctx, rank.KindFindKept, func(r int) any {
+func (j *job) findKept(ctx context.Context) (wire.Manifest, error) {
+	raw, err := j.s.coord.Call(ctx, wire.KindFindKept, func(r int) any {
 		if r != 0 {
-			return rank.FindManifest{}
+			return wire.FindManifest{}
 		}
 		id := j.o.Reuse
 		if id == ReuseLatest {
 			id = ""
 		}
-		return rank.FindManifest{Dir: j.dirOf(j.s.targets[0]), JobID: id}
+		return wire.FindManifest{Dir: j.dirOf(j.s.targets[0]), JobID: id}
 	})
 	var re *barrier.RankError
 	if errors.As(err, &re) && re.Rank == 0 {
 		// No such kept job, or a damaged manifest: the user's to fix.
-		return rank.Manifest{}, usagef("--reuse %s: host %s: %s", j.o.Reuse, re.Host, re.Msg)
+		return wire.Manifest{}, usagef("--reuse %s: host %s: %s", j.o.Reuse, re.Host, re.Msg)
 	}
 	if err != nil {
-		return rank.Manifest{}, fmt.Errorf("--reuse %s: %w", j.o.Reuse, err)
+		return wire.Manifest{}, fmt.Errorf("--reuse %s: %w", j.o.Reuse, err)
 	}
-	var m rank.Manifest
+	var m wire.Manifest
 	if err := json.Unmarshal(raw[0], &m); err != nil {
 		return m, fmt.Errorf("rank 0: bad manifest reply: %w", err)
 	}
@@ -80,7 +80,7 @@ func (j *job) findKept(ctx context.Context) (rank.Manifest, error) {
 }
 
 // matchKept names the first way the kept job differs from this one.
-func (j *job) matchKept(m rank.Manifest) error {
+func (j *job) matchKept(m wire.Manifest) error {
 	where := fmt.Sprintf("--reuse: kept job %s", m.JobID)
 	switch {
 	case m.Threads != j.o.Threads:
@@ -89,9 +89,9 @@ func (j *job) matchKept(m rank.Manifest) error {
 		return usagef("%s wrote files of %d bytes, this job's are %d (--file-size or --total)", where, m.FileSize, j.o.FileSize)
 	case keptLayout(m) != j.o.Layout:
 		return usagef("%s wrote --layout %s files, this job asks for --layout %s", where, keptLayout(m), j.o.Layout)
-	case j.o.Layout == rank.LayoutShared && m.Pattern != j.o.Pattern:
+	case j.o.Layout == wire.LayoutShared && m.Pattern != j.o.Pattern:
 		return usagef("%s wrote its shared file --pattern %s, this job asks for --pattern %s", where, m.Pattern, j.o.Pattern)
-	case j.o.Layout == rank.LayoutShared && m.Block != j.o.Block && j.o.Pattern == rank.PatternStrided:
+	case j.o.Layout == wire.LayoutShared && m.Block != j.o.Block && j.o.Pattern == wire.PatternStrided:
 		return usagef("%s interleaved records of %d bytes, this job's --block is %d", where, m.Block, j.o.Block)
 	}
 	for t := 0; t < m.Threads; t++ {
@@ -105,9 +105,9 @@ func (j *job) matchKept(m rank.Manifest) error {
 
 // keptLayout is the layout a manifest describes; manifests from before
 // shared files name none.
-func keptLayout(m rank.Manifest) string {
+func keptLayout(m wire.Manifest) string {
 	if m.Layout == "" {
-		return rank.LayoutPerThread
+		return wire.LayoutPerThread
 	}
 	return m.Layout
 }
@@ -120,20 +120,20 @@ func (j *job) keepManifest(ctx context.Context) error {
 	for t := range hosts {
 		hosts[t] = j.hostOfThread(t)
 	}
-	m := rank.Manifest{JobID: j.id, Seed: j.seed, Threads: j.o.Threads, FileSize: j.o.FileSize,
+	m := wire.Manifest{JobID: j.id, Seed: j.seed, Threads: j.o.Threads, FileSize: j.o.FileSize,
 		Block: j.o.Block, Hosts: hosts, Version: j.o.Version, CreatedAt: time.Now().Format(time.RFC3339),
 		Layout: j.o.Layout}
-	if j.o.Layout == rank.LayoutShared {
+	if j.o.Layout == wire.LayoutShared {
 		m.Pattern = j.o.Pattern
 	}
 	if j.filesOf != "" {
 		m.JobID = j.filesOf
 	}
-	_, err := j.s.coord.Call(ctx, rank.KindManifest, func(r int) any {
+	_, err := j.s.coord.Call(ctx, wire.KindManifest, func(r int) any {
 		if r != 0 {
-			return rank.WriteManifest{}
+			return wire.WriteManifest{}
 		}
-		return rank.WriteManifest{Manifest: &m}
+		return wire.WriteManifest{Manifest: &m}
 	})
 	if err != nil {
 		return fmt.Errorf("writing the kept files' manifest: %w", err)

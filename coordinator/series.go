@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"ioswarm/rank"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // Series intervals: at most maxIntervals per phase, each a nice length
@@ -47,8 +47,8 @@ func (j *job) series(ctx context.Context, p *result.Phase) error {
 	}
 	step := seriesStep(p.WindowNS, p.Ops)
 	n := int((p.WindowNS + step - 1) / step)
-	raw, err := j.s.coord.Call(ctx, rank.KindSeries, func(r int) any {
-		return rank.Series{Start: p.StartNS + j.members[r].ClockOffset, Step: step, N: n}
+	raw, err := j.s.coord.Call(ctx, wire.KindSeries, func(r int) any {
+		return wire.Series{Start: p.StartNS + j.members[r].ClockOffset, Step: step, N: n}
 	})
 	if err != nil {
 		return fmt.Errorf("time series: %w", err)
@@ -57,7 +57,7 @@ func (j *job) series(ctx context.Context, p *result.Phase) error {
 	s := &result.Series{StartNS: p.StartNS, StepNS: step, Bytes: make([]int64, n), Ops: make([]int64, n)}
 	byHost := map[string]*result.HostSeries{}
 	for r, b := range raw {
-		var rep rank.SeriesReply
+		var rep wire.SeriesReply
 		if err := json.Unmarshal(b, &rep); err != nil || len(rep.Ops) != n {
 			return fmt.Errorf("rank %d: bad series reply (%v)", r, err)
 		}

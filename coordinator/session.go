@@ -18,7 +18,7 @@ import (
 
 	"ioswarm/barrier"
 	"ioswarm/launcher"
-	"ioswarm/rank"
+	"ioswarm/wire"
 )
 
 // Session is a set of rank processes, started and joined once, that runs
@@ -227,7 +227,7 @@ func (s *Session) Close(runErr error) {
 				// Unreachable from here, but not necessarily dead.
 				hint = " (a rank still running there removes its files at its heartbeat timeout)"
 			}
-			s.o.Log.Printf("warning: host %s: could not remove %s: %v%s\n", t.Host, rank.JobDir(dir, s.current.id), err, hint)
+			s.o.Log.Printf("warning: host %s: could not remove %s: %v%s\n", t.Host, wire.JobDir(dir, s.current.id), err, hint)
 		}
 	}
 }

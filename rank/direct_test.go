@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"ioswarm/wire"
 )
 
 // mountRamfs mounts a ramfs, which has no direct I/O, on a temp dir. It
@@ -28,7 +30,7 @@ func mountRamfs(t *testing.T) string {
 
 func TestDirectRefusedNamesDirAndLeavesNothing(t *testing.T) {
 	dir := mountRamfs(t)
-	jd := JobDir(dir, "0123abcd")
+	jd := wire.JobDir(dir, "0123abcd")
 	err := createJobDir(jd, 0, true)
 	if err == nil {
 		t.Fatal("ramfs accepted O_DIRECT: the probe proves nothing")
@@ -62,7 +64,7 @@ func TestDirectAcceptedKeepsJobDirAndRemovesProbe(t *testing.T) {
 	if !directOK(t, dir) {
 		t.Skipf("%s refuses O_DIRECT", dir)
 	}
-	jd := JobDir(dir, "0123abcd")
+	jd := wire.JobDir(dir, "0123abcd")
 	if err := createJobDir(jd, 0, true); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +102,7 @@ func TestDirectProbesOfRanksSharingADir(t *testing.T) {
 	if !directOK(t, dir) {
 		t.Skipf("%s refuses O_DIRECT", dir)
 	}
-	jd := JobDir(dir, "0123abcd")
+	jd := wire.JobDir(dir, "0123abcd")
 	errs := make(chan error, 8)
 	for r := 0; r < 8; r++ {
 		go func() { errs <- createJobDir(jd, r, true) }()

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ioswarm/wire"
 )
 
 // A symbolic link at the job directory's name is refused when the job
@@ -16,7 +18,7 @@ func TestSymlinkedJobDirIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	const id = "abcdef012345"
-	jd := JobDir(dir, id)
+	jd := wire.JobDir(dir, id)
 	if err := os.Symlink(target, jd); err != nil {
 		t.Fatal(err)
 	}

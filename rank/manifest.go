@@ -7,51 +7,18 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"ioswarm/wire"
 )
-
-// ManifestName is the file a --keep job leaves in its job directory (on
-// the node of rank 0) so that a later job can read the kept files again
-// (--reuse): what the files hold and where each thread ran.
-const ManifestName = "manifest.json"
-
-// Manifest describes the files a kept job left.
-type Manifest struct {
-	JobID     string   `json:"job_id"`
-	Seed      uint64   `json:"seed"` // the data pattern's seed: a reader verifies with it
-	Threads   int      `json:"threads"`
-	FileSize  int64    `json:"file_size"`
-	Block     int64    `json:"block_size"`
-	Hosts     []string `json:"hosts"` // Hosts[t] is the host thread t ran on
-	Version   string   `json:"ioswarm_version"`
-	CreatedAt string   `json:"created_at"` // RFC 3339
-	// Layout and Pattern of the kept files; absent (per-thread) in
-	// manifests from before shared files.
-	Layout  string `json:"layout,omitempty"`
-	Pattern string `json:"pattern,omitempty"`
-}
-
-// WriteManifest asks the rank to write Manifest into its job directory;
-// nil (every rank but one) asks nothing.
-type WriteManifest struct {
-	Manifest *Manifest `json:"manifest,omitempty"`
-}
-
-// FindManifest asks rank 0's node for the manifest of a kept job under
-// Dir: of job JobID, or the newest when JobID is empty. An empty Dir (the
-// other ranks) asks nothing and gets an empty manifest.
-type FindManifest struct {
-	Dir   string `json:"dir"`
-	JobID string `json:"job_id,omitempty"`
-}
 
 // writeManifest writes m into the job directory, whole or not at all: a
 // half-written manifest must not be mistaken for a kept job.
-func writeManifest(jobDir string, m Manifest) error {
+func writeManifest(jobDir string, m wire.Manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(jobDir, ManifestName)
+	path := filepath.Join(jobDir, wire.ManifestName)
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", tmp, err)
@@ -65,16 +32,16 @@ func writeManifest(jobDir string, m Manifest) error {
 
 // findManifest reads the manifest of job id under dir, or of the newest
 // kept job there when id is empty.
-func findManifest(dir, id string) (Manifest, error) {
-	var m Manifest
+func findManifest(dir, id string) (wire.Manifest, error) {
+	var m wire.Manifest
 	path := ""
 	if id != "" {
-		if err := CheckJobID(id); err != nil {
+		if err := wire.CheckJobID(id); err != nil {
 			return m, err
 		}
-		path = filepath.Join(JobDir(dir, id), ManifestName)
+		path = filepath.Join(wire.JobDir(dir, id), wire.ManifestName)
 	} else {
-		matches, _ := filepath.Glob(filepath.Join(dir, "ioswarm-*", ManifestName))
+		matches, _ := filepath.Glob(filepath.Join(dir, "ioswarm-*", wire.ManifestName))
 		var newest os.FileInfo
 		for _, p := range matches {
 			st, err := os.Stat(p)
@@ -83,7 +50,7 @@ func findManifest(dir, id string) (Manifest, error) {
 			}
 		}
 		if path == "" {
-			return m, fmt.Errorf("no kept job under %s (a run with --keep leaves %s in its ioswarm-<job> directory)", dir, ManifestName)
+			return m, fmt.Errorf("no kept job under %s (a run with --keep leaves %s in its ioswarm-<job> directory)", dir, wire.ManifestName)
 		}
 	}
 	data, err := os.ReadFile(path)
@@ -97,7 +64,7 @@ func findManifest(dir, id string) (Manifest, error) {
 		return m, fmt.Errorf("%s: not an ioswarm manifest: %w", path, err)
 	}
 	want := strings.TrimPrefix(filepath.Base(filepath.Dir(path)), "ioswarm-")
-	if m.JobID != want || CheckJobID(m.JobID) != nil || m.Threads <= 0 || m.FileSize <= 0 || len(m.Hosts) != m.Threads {
+	if m.JobID != want || wire.CheckJobID(m.JobID) != nil || m.Threads <= 0 || m.FileSize <= 0 || len(m.Hosts) != m.Threads {
 		return m, fmt.Errorf("%s: damaged manifest (job %q, %d threads, %d hosts, file size %d)",
 			path, m.JobID, m.Threads, len(m.Hosts), m.FileSize)
 	}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/wire"
 )
 
 // The metadata phases (mdtest's, elbencho's): each thread creates, stats,
@@ -20,13 +21,6 @@ import (
 // in a directory of its own (md-t<thread>, mdtest "easy") or in one
 // directory all threads share (md-shared, names t<thread>.f<j>, a
 // "hard"-like case where every create contends for the same directory).
-const (
-	MDDirPerThread = "per-thread"
-	MDDirShared    = "shared"
-)
-
-// MDPhases are the metadata phases, in the order they make sense.
-var MDPhases = []string{"mdcreate", "mdstat", "mdread", "mddelete"}
 
 func isMDPhase(name string) bool {
 	switch name {
@@ -77,7 +71,7 @@ func (s *state) setupMD() {
 }
 
 // mdShared says whether this job's metadata files share one directory.
-func (s *state) mdShared() bool { return s.job.MDDir == MDDirShared }
+func (s *state) mdShared() bool { return s.job.MDDir == wire.MDDirShared }
 
 // prepareMD readies the metadata files for phase, untimed: the
 // directories exist; mdcreate finds none of the files, any other phase
@@ -222,17 +216,17 @@ func removeMDDir(d string, match func(string) bool) error {
 
 // dropMD empties the caches a metadata phase would hit: dentries and
 // inodes, which only drop_caches reaches (O_DIRECT and fadvise do not).
-func (s *state) dropMD() DropReply {
+func (s *state) dropMD() wire.DropReply {
 	switch {
 	case s.job.DropCaches == "off":
-		return DropReply{Method: "none"}
+		return wire.DropReply{Method: "none"}
 	case canDropNode():
 		if err := s.dropKernel(); err != nil {
-			return DropReply{Method: "none", Warning: err.Error()}
+			return wire.DropReply{Method: "none", Warning: err.Error()}
 		}
-		return DropReply{Method: "drop_caches"}
+		return wire.DropReply{Method: "drop_caches"}
 	}
-	return DropReply{Method: "none", Warning: "cannot write " + dropCachesPath +
+	return wire.DropReply{Method: "none", Warning: "cannot write " + dropCachesPath +
 		" (not root): metadata phases ran with the node's dentry and inode caches as they were"}
 }
 

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/wire"
 )
 
 // offsetGen draws block-aligned offsets uniformly over a file, with
@@ -39,7 +40,7 @@ func (g *offsetGen) next() int64 {
 // draws its offsets: src's part of the file, or with --rand-scope file
 // the whole shared file.
 func randomMap(src source, scope string) fileMap {
-	if src.m.shared() && scope == ScopeFile {
+	if src.m.shared() && scope == wire.ScopeFile {
 		return src.m.wholeFile()
 	}
 	return src.m

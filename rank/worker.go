@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/clock"
 	"ioswarm/histogram"
+	"ioswarm/wire"
 )
 
 // worker is one benchmark thread: one file, one descriptor, one buffer.
@@ -33,7 +34,7 @@ type worker struct {
 
 	mdPrefix string // metadata files' path up to their number (see mdPrefix)
 
-	rec     ThreadRecord
+	rec     wire.ThreadRecord
 	yieldAt int64                  // rank-clock time of the next voluntary yield
 	uring   *uringIO               // the phase's ring with --engine io_uring; nil for sync
 	ivHist  []*histogram.Histogram // per-interval latency (random phases)
@@ -148,7 +149,7 @@ func (w *worker) openFlags(p *phaseParams, base int) int {
 // run executes one phase on this worker's file. buf is block-sized and
 // page-aligned.
 func (w *worker) run(p *phaseParams, buf []byte) error {
-	w.rec = ThreadRecord{Thread: w.thread, File: w.path}
+	w.rec = wire.ThreadRecord{Thread: w.thread, File: w.path}
 	w.done.Store(0)
 	w.yieldAt = clock.Now() + yieldEvery
 	var err error

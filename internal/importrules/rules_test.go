@@ -25,12 +25,13 @@ var allowed = map[string][]string{
 	"nodefacts": {"mounts", "units"},
 	"preflight": {"clock", "launcher", "mounts", "nodefacts", "units", "uring"},
 	"progress":  {"units"},
-	"rank":      {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "uring"},
+	"rank":      {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "uring", "wire"},
 	"report":    {"figures", "histogram", "nodefacts", "result", "units"},
 	"result":    {},
 	"study":     {"coordinator", "figures", "report", "result", "units"},
 	"units":     {},
 	"uring":     {},
+	"wire":      {"nodefacts", "result"},
 }
 
 func root(t *testing.T) string {

@@ -1,6 +1,8 @@
-package rank
+package wire
 
 import (
+	"time"
+
 	"ioswarm/nodefacts"
 	"ioswarm/result"
 )
@@ -169,7 +171,7 @@ type RunReply struct {
 	Threads    []ThreadRecord    `json:"threads"`
 	Histogram  *result.Histogram `json:"histogram"`
 	// Intervals holds, for random phases, the rank's latency histogram
-	// of each latencyStep interval from the release.
+	// of each LatencyStep interval from the release.
 	Intervals []*result.Histogram `json:"intervals,omitempty"`
 }
 
@@ -189,4 +191,28 @@ type Progress struct {
 	Phase string `json:"phase"`
 	Bytes int64  `json:"bytes"`
 	Ops   int64  `json:"ops"`
+}
+
+// LatencyStep is the length of the intervals random phases keep latency
+// histograms for: long enough that an interval holds thousands of
+// operations, short enough to show a stall. Interval k covers
+// [release + k·step, release + (k+1)·step) on the rank's clock, and the
+// release is one coordinator time for every rank, so the ranks' intervals
+// line up and merge by adding buckets.
+const LatencyStep = int64(time.Second)
+
+// Series asks for a phase's time series: the operations every thread of
+// the rank had completed by each of N boundaries Start+Step, Start+2·Step,
+// ... (rank clock), from the threads' operation logs.
+type Series struct {
+	Start int64 `json:"start"`
+	Step  int64 `json:"step"`
+	N     int   `json:"n"`
+}
+
+// SeriesReply holds, per boundary, the operations the rank's threads had
+// completed by then, summed over its threads: cumulative counts, which
+// add up exactly across ranks where rates would not.
+type SeriesReply struct {
+	Ops []int64 `json:"ops"`
 }
