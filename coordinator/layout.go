@@ -9,7 +9,7 @@ import (
 )
 
 // isMD says whether a phase is a metadata phase.
-func isMD(name string) bool { return slices.Contains(wire.MDPhases, name) }
+func isMD(name string) bool { return wire.Phase(name).IsMeta() }
 
 // hasMD says whether the job runs a metadata phase.
 func (o *Options) hasMD() bool { return slices.ContainsFunc(o.Phases, isMD) }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"ioswarm/clock"
 	"ioswarm/figures"
 	"ioswarm/histogram"
-	"ioswarm/rank"
 	"ioswarm/result"
 	"ioswarm/wire"
 )
@@ -23,16 +21,17 @@ const releaseLead = 200 * time.Millisecond
 // phase runs one timed phase on every rank and reduces it.
 func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, error) {
 	p := result.Phase{Name: name, Iteration: iter}
+	ph := wire.Phase(name)
 	// Untimed: a write finds its files gone, any other phase finds them
 	// full. A shared file is made first, by rank 0 alone.
-	if j.o.Layout == wire.LayoutShared && !isMD(name) {
+	if j.o.Layout == wire.LayoutShared && !ph.IsMeta() {
 		if _, err := j.s.coord.Call(ctx, wire.KindShared, func(r int) any {
-			return wire.MakeShared{Phase: name, Make: r == 0}
+			return wire.MakeShared{Phase: ph, Make: r == 0}
 		}); err != nil {
 			return p, fmt.Errorf("making the shared file: %w", err)
 		}
 	}
-	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, same(wire.Prepare{Phase: name})); err != nil {
+	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, same(wire.Prepare{Phase: ph})); err != nil {
 		return p, fmt.Errorf("preparing files: %w", err)
 	}
 	if err := j.dropCaches(ctx, &p); err != nil {
@@ -41,7 +40,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := j.resident(ctx, &p); err != nil {
 		return p, err
 	}
-	if rank.IsReadPhase(name) {
+	if ph.IsRead() {
 		j.readWarnings(&p)
 	}
 	// Fresh offsets for this phase: clocks drift, and a phase's records
@@ -58,18 +57,18 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	release := clock.Now() + int64(releaseLead) + 4*maxErr
 	j.release = release
 	if j.o.Progress != nil {
-		j.o.Progress.Start(name, iter, j.o.Total, j.stonewall(name))
+		j.o.Progress.Start(name, iter, j.o.Total, j.stonewall(ph))
 		stop, followed := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(followed)
-			follow(j.s.coord.Notes(), j.o.Progress, name, release, stop)
+			follow(j.s.coord.Notes(), j.o.Progress, ph, release, stop)
 		}()
 		// End comes after the last Update: wait for the follower.
 		defer func() { close(stop); <-followed; j.o.Progress.End() }()
 	}
 	raw, err := j.s.coord.Call(ctx, wire.KindRun, func(r int) any {
-		return wire.Run{Phase: name, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
-			StonewallNS: int64(j.stonewall(name))}
+		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
+			StonewallNS: int64(j.stonewall(ph))}
 	})
 	if err != nil {
 		return p, err
@@ -93,7 +92,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		p.IODepth = j.o.IODepth
 		depthAchieved(&p)
 	}
-	p.Verified = j.o.Verify && rank.IsReadPhase(name)
+	p.Verified = j.o.Verify && ph.IsRead()
 	return p, nil
 }
 
@@ -136,10 +135,10 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 			})
 			th := &p.Threads[len(p.Threads)-1]
 			writer := tr.Thread
-			if rank.IsReadPhase(p.Name) {
+			if wire.Phase(p.Name).IsRead() {
 				writer = j.sources[tr.Thread]
 			}
-			if !j.wholeFile(p.Name) {
+			if !j.wholeFile(wire.Phase(p.Name)) {
 				// (A random phase over a whole shared file touches every
 				// thread's part: no one writer.)
 				th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
@@ -168,7 +167,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 		}
 		for k, n := range reply.Bytes {
 			p.Threads[i].BytesAtFirstDone = n
-			if isMD(p.Name) && k < len(reply.Ops) {
+			if wire.Phase(p.Name).IsMeta() && k < len(reply.Ops) {
 				p.Threads[i].OpsAtFirstDone = reply.Ops[k]
 			}
 			i++
@@ -180,7 +179,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 // dropCaches drops caches on every node and records the weakest method any
 // node used: a phase is only as cold as its warmest node.
 func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, wire.KindDrop, same(wire.Drop{Phase: p.Name}))
+	raw, err := j.s.coord.Call(ctx, wire.KindDrop, same(wire.Drop{Phase: wire.Phase(p.Name)}))
 	if err != nil {
 		return fmt.Errorf("drop caches: %w", err)
 	}
@@ -215,7 +214,7 @@ func (j *job) warned(msg string) bool {
 // cache as the phase starts: the figure that says whether a read phase
 // measured the filesystem or memory.
 func (j *job) resident(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, wire.KindResident, same(wire.Resident{Phase: p.Name}))
+	raw, err := j.s.coord.Call(ctx, wire.KindResident, same(wire.Resident{Phase: wire.Phase(p.Name)}))
 	if err != nil {
 		return fmt.Errorf("page-cache residency: %w", err)
 	}
@@ -252,8 +251,8 @@ func (j *job) resident(ctx context.Context, p *result.Phase) error {
 }
 
 // wholeFile says whether phase draws offsets over all of a shared file.
-func (j *job) wholeFile(phase string) bool {
-	return j.o.Layout == wire.LayoutShared && j.o.RandScope == wire.ScopeFile && strings.HasPrefix(phase, "rand")
+func (j *job) wholeFile(phase wire.Phase) bool {
+	return j.o.Layout == wire.LayoutShared && j.o.RandScope == wire.ScopeFile && phase.IsRandom()
 }
 
 // hostOfThread is the host a thread runs on. (A lookup in the placement:
@@ -283,9 +282,9 @@ func (j *job) readWarnings(p *result.Phase) {
 
 // stonewall is the phase's time limit: --stonewall, and for random
 // phases --rand-time when that is shorter.
-func (j *job) stonewall(name string) time.Duration {
+func (j *job) stonewall(ph wire.Phase) time.Duration {
 	sw := j.o.Stonewall
-	if strings.HasPrefix(name, "rand") && j.o.RandTime > 0 && (sw == 0 || j.o.RandTime < sw) {
+	if ph.IsRandom() && j.o.RandTime > 0 && (sw == 0 || j.o.RandTime < sw) {
 		sw = j.o.RandTime
 	}
 	return sw

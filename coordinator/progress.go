@@ -24,7 +24,7 @@ type Progress interface {
 }
 
 // follow feeds p from the ranks' progress notes until stop is closed.
-func follow(notes <-chan barrier.Note, p Progress, phase string, releaseAt int64, stop <-chan struct{}) {
+func follow(notes <-chan barrier.Note, p Progress, phase wire.Phase, releaseAt int64, stop <-chan struct{}) {
 	latest := map[int]int64{}
 	for {
 		select {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,7 +18,15 @@ const ReuseLatest = "latest"
 
 // readOnlyPhases are the phases a job may run on another job's files:
 // reused files are never written.
-var readOnlyPhases = []string{"read", "reread", "randread"}
+func readOnlyPhases() []string {
+	var names []string
+	for _, p := range wire.Phases {
+		if p.IsRead() {
+			names = append(names, string(p))
+		}
+	}
+	return names
+}
 
 // validateReuse checks --reuse: a job id, a job directory
 // (<dir>/ioswarm-<id>, which also sets --dir) or "latest", and phases
@@ -42,9 +49,9 @@ func (o *Options) validateReuse() error {
 		if isMD(p) {
 			continue // refused by validateMD, with its reason
 		}
-		if !slices.Contains(readOnlyPhases, p) && !(o.ReuseWrites && p == "randwrite") {
+		if ph := wire.Phase(p); !ph.IsRead() && !(o.ReuseWrites && ph == wire.RandWrite) {
 			return usagef("--reuse: phase %s would write the kept files; a reusing job only reads (phases %s)",
-				p, strings.Join(readOnlyPhases, ", "))
+				p, strings.Join(readOnlyPhases(), ", "))
 		}
 	}
 	return nil

@@ -81,7 +81,7 @@ func TestPhasesWithDirect(t *testing.T) {
 		t.Skipf("%s refuses O_DIRECT", filepath.Dir(w.path))
 	}
 	for _, phase := range []string{"write", "read", "randwrite", "randread", "read"} {
-		p := testParams(phase, 64<<10)
+		p := testParams(wire.Phase(phase), 64<<10)
 		if strings.HasPrefix(phase, "rand") {
 			p.block = 4096
 		}

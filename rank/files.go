@@ -197,8 +197,8 @@ func probeDirect(path string) error {
 // prepareFiles readies the files for phase, untimed: a write phase must
 // find none of its files (removeOld), any other phase all of them full
 // (prefill).
-func (s *state) prepareFiles(phase string) error {
-	if phase == "write" {
+func (s *state) prepareFiles(phase wire.Phase) error {
+	if phase == wire.Write {
 		return s.removeOld()
 	}
 	return s.prefill()

@@ -130,7 +130,7 @@ func TestSharedFileWriteReadVerify(t *testing.T) {
 			t.Run(engine+"/"+pattern, func(t *testing.T) {
 				ws := sharedWorkers(t, pattern, 3, 4*block, block)
 				params := func(name string, b int64) *phaseParams {
-					p := testParams(name, b)
+					p := testParams(wire.Phase(name), b)
 					if engine == engineUring {
 						p.engine, p.depth = engineUring, 4
 					}

@@ -74,7 +74,7 @@ func findManifest(dir, id string) (wire.Manifest, error) {
 // checkReused makes sure every file a reusing job's threads will read is
 // there at full size; a reusing job never writes, so a missing or short
 // file is an error naming the first such file.
-func (s *state) checkReused(phase string) error {
+func (s *state) checkReused(phase wire.Phase) error {
 	for _, w := range s.workers {
 		src := w.readSource(&phaseParams{name: phase})
 		st, err := os.Stat(src.path)

@@ -22,14 +22,6 @@ import (
 // directory all threads share (md-shared, names t<thread>.f<j>, a
 // "hard"-like case where every create contends for the same directory).
 
-func isMDPhase(name string) bool {
-	switch name {
-	case "mdcreate", "mdstat", "mdread", "mddelete":
-		return true
-	}
-	return false
-}
-
 // ourMDDir and ourMDFile match the metadata directories in a job
 // directory and the files in them, and only those.
 var (
@@ -76,7 +68,7 @@ func (s *state) mdShared() bool { return s.job.MDDir == wire.MDDirShared }
 // prepareMD readies the metadata files for phase, untimed: the
 // directories exist; mdcreate finds none of the files, any other phase
 // all of them.
-func (s *state) prepareMD(phase string) error {
+func (s *state) prepareMD(phase wire.Phase) error {
 	for _, w := range s.workers {
 		d := mdDir(s.jobDir, w.thread, s.mdShared())
 		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
@@ -86,7 +78,7 @@ func (s *state) prepareMD(phase string) error {
 			return err
 		}
 	}
-	if phase == "mdcreate" {
+	if phase == wire.MDCreate {
 		if s.mdAny {
 			if err := s.eachMD("remove the previous", func(p string) error {
 				if err := unix.Unlink(p); err != nil && !errors.Is(err, unix.ENOENT) {
@@ -143,13 +135,13 @@ func (w *worker) mdData(buf []byte) []byte {
 }
 
 // phaseDone notes what a phase that succeeded left on disk.
-func (s *state) phaseDone(phase string) {
+func (s *state) phaseDone(phase wire.Phase) {
 	switch phase {
-	case "write":
+	case wire.Write:
 		s.sharedFull = s.shared()
-	case "mdcreate":
+	case wire.MDCreate:
 		s.mdAll, s.mdAny = true, true
-	case "mddelete":
+	case wire.MDDelete:
 		s.mdAll, s.mdAny = false, false
 	}
 }
@@ -243,7 +235,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	// file holds; a copy stays for the check after each read.
 	data, want := buf[:p.mdSize], buf[len(buf)/2:len(buf)/2+int(p.mdSize)]
 	copy(want, data)
-	untimed := p.name == "mdcreate" || p.name == "mddelete"
+	untimed := p.name == wire.MDCreate || p.name == wire.MDDelete
 	path := make([]byte, 0, len(prefix)+24)
 	w.rec.StartNS = clock.Now()
 	if p.gate != nil {
@@ -262,7 +254,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", p.name, path[:len(path)-1], err)
 		}
-		if p.verify && p.name == "mdread" && !bytes.Equal(data, want) {
+		if p.verify && p.name == wire.MDRead && !bytes.Equal(data, want) {
 			return fmt.Errorf("verify %s: contents differ from what thread %d wrote", path[:len(path)-1], w.thread)
 		}
 		if !timed {
@@ -279,7 +271,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 		return nil // timedEnd was called at the stonewall
 	}
 	bytes := ops * p.mdSize
-	if p.name == "mdstat" || p.name == "mddelete" {
+	if p.name == wire.MDStat || p.name == wire.MDDelete {
 		bytes = 0
 	}
 	w.timedEnd(clock.Now(), bytes, ops, false)
@@ -291,7 +283,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 	ptr := uintptr(unsafe.Pointer(&path[0]))
 	switch p.name {
-	case "mdcreate":
+	case wire.MDCreate:
 		fd, err := openat(ptr, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
 		if err != nil {
 			return err
@@ -303,7 +295,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 			}
 		}
 		return unix.Close(fd)
-	case "mdstat":
+	case wire.MDStat:
 		var st unix.Stat_t
 		if _, _, e := unix.Syscall6(unix.SYS_NEWFSTATAT, uintptr(atCWD), ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0); e != 0 {
 			return e
@@ -312,7 +304,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 			return fmt.Errorf("verify: mode %o, %d bytes; want a regular file of %d", st.Mode, st.Size, len(data))
 		}
 		return nil
-	case "mdread":
+	case wire.MDRead:
 		fd, err := openat(ptr, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 		if err != nil {
 			return err
@@ -324,7 +316,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 			}
 		}
 		return unix.Close(fd)
-	case "mddelete":
+	case wire.MDDelete:
 		if _, _, e := unix.Syscall(unix.SYS_UNLINKAT, uintptr(atCWD), ptr, 0); e != 0 {
 			return e
 		}

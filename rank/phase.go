@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,11 +68,11 @@ func (s *state) params(req wire.Run) *phaseParams {
 		verify: s.job.Verify, seed: s.job.Seed ^ uint64(req.Iteration+1)*0x9e3779b97f4a7c15,
 		stop: new(atomic.Bool), locked: true,
 	}
-	if req.Phase == "randwrite" || req.Phase == "randread" {
+	if req.Phase == wire.RandWrite || req.Phase == wire.RandRead {
 		p.block = s.job.RandBlock
 	}
 	p.randScope = s.job.RandScope
-	if isMDPhase(req.Phase) {
+	if req.Phase.IsMeta() {
 		// The buffer holds a file's data and, in its second half, the
 		// copy a verified read is checked against (see metadata).
 		p.mdSize, p.mdFiles = s.job.MDSize, s.job.MDFiles
@@ -84,7 +83,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 	if req.StonewallNS > 0 {
 		p.stonewall = req.ReleaseAt + req.StonewallNS
 	}
-	if strings.HasPrefix(req.Phase, "rand") {
+	if req.Phase.IsRandom() {
 		p.intervals, p.intervalStart = true, req.ReleaseAt
 	}
 	return p
@@ -96,7 +95,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 // are slow on virtual machines.
 func (s *state) prepare(p *phaseParams) ([][]byte, error) {
 	size := p.block
-	if p.name == "randwrite" && bodyWindows(p.block) {
+	if p.name == wire.RandWrite && bodyWindows(p.block) {
 		size = patternPeriod // see bodyWindows
 	}
 	bufs, err := alignedBuffers(len(s.workers), size)
@@ -194,7 +193,7 @@ func (s *state) phaseReply(released int64) wire.RunReply {
 	return reply
 }
 
-func (s *state) reportProgress(phase string, finished <-chan struct{}) {
+func (s *state) reportProgress(phase wire.Phase, finished <-chan struct{}) {
 	t := time.NewTicker(progressEvery)
 	defer t.Stop()
 	for {

@@ -62,7 +62,7 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 	gen.m = m
 	w.log.reset(total, defaultLogEntries)
 	mode := unix.O_RDONLY
-	if p.name == "randwrite" {
+	if p.name == wire.RandWrite {
 		mode = unix.O_WRONLY
 	}
 	w.rec.File = src.path
@@ -87,11 +87,11 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 // stamps.
 func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, total int64, src source) (int64, error) {
 	if w.uring != nil {
-		write := p.name == "randwrite"
+		write := p.name == wire.RandWrite
 		return w.uringLoop(p, fd, w.uring, uringJob{write: write, total: total, block: p.block, next: gen.next,
 			windows: write && bodyWindows(p.block), src: src, whole: gen.m.whole})
 	}
-	write := p.name == "randwrite"
+	write := p.name == wire.RandWrite
 	block := p.block
 	windows := write && int64(len(buf)) == patternPeriod && bodyWindows(block)
 	period := buf

@@ -126,7 +126,7 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
-		if isMDPhase(in.Phase) {
+		if in.Phase.IsMeta() {
 			return wire.Empty{}, s.prepareMD(in.Phase)
 		}
 		if s.job.FilesOf != "" {
@@ -144,7 +144,7 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
-		if isMDPhase(in.Phase) {
+		if in.Phase.IsMeta() {
 			return s.dropMD(), nil
 		}
 		return s.drop(), nil
@@ -281,8 +281,8 @@ func (s *state) paths() []string {
 
 // phasePaths are the files the phase's threads open: their own, or for
 // a read phase the files they read.
-func (s *state) phasePaths(phase string) []string {
-	if isMDPhase(phase) {
+func (s *state) phasePaths(phase wire.Phase) []string {
+	if phase.IsMeta() {
 		return nil
 	}
 	p := make([]string, 0, len(s.workers))

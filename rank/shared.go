@@ -18,9 +18,9 @@ func (s *state) sharedSize() int64 { return s.job.FileSize * int64(s.job.Threads
 // timed open finds an earlier phase's blocks), else the existing one, or
 // a new one where none is. Its size is set up front (ftruncate), so no
 // thread's write extends the file and every thread's open finds it whole.
-func (s *state) makeShared(phase string) error {
+func (s *state) makeShared(phase wire.Phase) error {
 	path := wire.SharedFile(s.jobDir)
-	if phase == "write" {
+	if phase == wire.Write {
 		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove the previous %s: %w", path, err)
 		}

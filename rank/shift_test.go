@@ -23,7 +23,7 @@ func TestRotatedReadReadsTheWritersFile(t *testing.T) {
 	runPhaseOn(t, reader, testParams("write", block))
 	reader.readFrom(5, writer.path, newPattern(1, 5))
 	for _, name := range []string{"read", "randread"} {
-		p := testParams(name, block)
+		p := testParams(wire.Phase(name), block)
 		p.verify = true
 		runPhaseOn(t, reader, p)
 		if reader.rec.File != writer.path || reader.rec.Bytes != 16*block {

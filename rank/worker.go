@@ -54,7 +54,7 @@ const yieldEvery = int64(8 * time.Millisecond)
 
 // phaseParams is what one phase asks of every worker of a rank.
 type phaseParams struct {
-	name      string
+	name      wire.Phase
 	block     int64 // bytes per operation
 	direct    bool
 	fsync     bool
@@ -115,15 +115,11 @@ func (s source) check(buf []byte, off int64) error {
 
 // readSource is the file a read phase of this worker reads.
 func (w *worker) readSource(p *phaseParams) source {
-	if IsReadPhase(p.name) {
+	if p.name.IsRead() {
 		return w.src
 	}
 	return source{thread: w.thread, path: w.path, pat: w.pat, m: w.m}
 }
-
-// IsReadPhase says whether a phase only reads the files, and so reads
-// the rotated source with --read-shift.
-func IsReadPhase(name string) bool { return name == "read" || name == "reread" || name == "randread" }
 
 // openError explains a failed open; a rotated read names the writer,
 // since a missing file there usually means the nodes do not share --dir.
@@ -154,13 +150,13 @@ func (w *worker) run(p *phaseParams, buf []byte) error {
 	w.yieldAt = clock.Now() + yieldEvery
 	var err error
 	switch p.name {
-	case "write", "rewrite":
+	case wire.Write, wire.Rewrite:
 		err = w.seqWrite(p, buf)
-	case "read", "reread":
+	case wire.Read, wire.Reread:
 		err = w.seqRead(p, buf)
-	case "randwrite", "randread":
+	case wire.RandWrite, wire.RandRead:
 		err = w.random(p, buf)
-	case "mdcreate", "mdstat", "mdread", "mddelete":
+	case wire.MDCreate, wire.MDStat, wire.MDRead, wire.MDDelete:
 		err = w.metadata(p, buf)
 	default:
 		err = fmt.Errorf("unknown phase %q", p.name)

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // Details says which blocks beyond the compact one a table shows.
@@ -39,7 +40,7 @@ func writeCompact(w io.Writer, phases []result.Phase) {
 	for i := range phases {
 		p := &phases[i]
 		iops, p99 := "-", "-"
-		if isRandom(p.Name) {
+		if wire.Phase(p.Name).CountsOps() {
 			iops = count(p.IOPS)
 		}
 		if hasLatency(p) {
@@ -73,7 +74,7 @@ func writeFootnotes(w io.Writer, phases []result.Phase) {
 	var sequential, random bool
 	for i := range phases {
 		if phases[i].Stonewalled {
-			if isRandom(phases[i].Name) || isReadName(phases[i].Name) {
+			if wire.Phase(phases[i].Name).CountsOps() || wire.Phase(phases[i].Name).IsSeqRead() {
 				random = true
 			} else {
 				sequential = true
@@ -100,6 +101,3 @@ func writeFootnotes(w io.Writer, phases []result.Phase) {
 		fmt.Fprintln(w, "  data was still in the page cache when the first thread ended)")
 	}
 }
-
-// isReadName reports whether a sequential phase only reads.
-func isReadName(name string) bool { return name == "read" || name == "reread" }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // writePhases writes the details (--details phases) in two blocks, one row
@@ -54,7 +55,7 @@ func phaseName(p *result.Phase) string {
 
 func throughputCells(p *result.Phase) []string {
 	iops := "-"
-	if isRandom(p.Name) {
+	if wire.Phase(p.Name).CountsOps() {
 		iops = count(p.IOPS)
 	}
 	if p.IODepth > 0 {
@@ -114,13 +115,6 @@ func warned(phases []result.Phase) bool {
 		}
 	}
 	return false
-}
-
-// isRandom reports whether a phase is counted in operations (randwrite,
-// randread, and the metadata phases, whose IOPS are files per second)
-// rather than only in bytes.
-func isRandom(name string) bool {
-	return strings.HasPrefix(name, "rand") || strings.HasPrefix(name, "md")
 }
 
 // hasLatency reports whether the phase carries latency figures at all;

@@ -8,6 +8,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // writeSummary writes mean ± sample stddev, min and max for every phase
@@ -48,7 +49,7 @@ func summaryRows(s figures.Summary, latency bool) [][]string {
 		rate(firstDoneTitle, s.FirstDoneBandwidth),
 		rate("sum of rates GB/s", s.SumOfRates),
 	}
-	if isRandom(s.Name) {
+	if wire.Phase(s.Name).CountsOps() {
 		st := s.IOPS
 		rows = append(rows, []string{"IOPS", count(st.Mean) + " ± " + count(st.Stddev), count(st.Min), count(st.Max)})
 	}

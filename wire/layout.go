@@ -16,6 +16,3 @@ const (
 	MDDirPerThread = "per-thread"
 	MDDirShared    = "shared"
 )
-
-// MDPhases are the metadata phases, in the order they make sense.
-var MDPhases = []string{"mdcreate", "mdstat", "mdread", "mddelete"}

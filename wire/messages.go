@@ -66,8 +66,8 @@ type Job struct {
 // other ranks, which do nothing. Only then do the ranks prepare their
 // parts (Prepare), so none writes into a file about to be replaced.
 type MakeShared struct {
-	Phase string `json:"phase"`
-	Make  bool   `json:"make"`
+	Phase Phase `json:"phase"`
+	Make  bool  `json:"make"`
 }
 
 // Setup gives a rank the job and its share of the threads.
@@ -109,7 +109,7 @@ type FactsReply = nodefacts.Facts
 // read phase the files this rank's threads read, which with --read-shift
 // other nodes wrote.
 type Resident struct {
-	Phase string `json:"phase"`
+	Phase Phase `json:"phase"`
 }
 
 // Empty is the body of requests and replies that carry nothing.
@@ -119,12 +119,12 @@ type Empty struct{}
 // phase that reads or rewrites them, and before a write phase to remove
 // what an earlier phase left, so that no timed open truncates a file.
 type Prepare struct {
-	Phase string `json:"phase"`
+	Phase Phase `json:"phase"`
 }
 
 // Drop asks a rank to drop cached pages before a phase.
 type Drop struct {
-	Phase string `json:"phase"`
+	Phase Phase `json:"phase"`
 }
 
 // DropReply says how caches were dropped: drop_caches, fadvise, direct or none.
@@ -141,10 +141,10 @@ type ResidentReply struct {
 
 // Run starts one timed phase at ReleaseAt on the rank's own clock.
 type Run struct {
-	Phase       string `json:"phase"`
-	Iteration   int    `json:"iteration"`
-	ReleaseAt   int64  `json:"release_at"`
-	StonewallNS int64  `json:"stonewall_ns,omitempty"`
+	Phase       Phase `json:"phase"`
+	Iteration   int   `json:"iteration"`
+	ReleaseAt   int64 `json:"release_at"`
+	StonewallNS int64 `json:"stonewall_ns,omitempty"`
 }
 
 // ThreadRecord is one thread's raw record on the rank's clock.
@@ -188,9 +188,9 @@ type FirstDoneReply struct {
 
 // Progress is a rank's running total during a phase.
 type Progress struct {
-	Phase string `json:"phase"`
-	Bytes int64  `json:"bytes"`
-	Ops   int64  `json:"ops"`
+	Phase Phase `json:"phase"`
+	Bytes int64 `json:"bytes"`
+	Ops   int64 `json:"ops"`
 }
 
 // LatencyStep is the length of the intervals random phases keep latency
