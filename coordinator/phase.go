@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -66,14 +65,14 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		// End comes after the last Update: wait for the follower.
 		defer func() { close(stop); <-followed; j.o.Progress.End() }()
 	}
-	raw, err := j.s.coord.Call(ctx, wire.KindRun, func(r int) any {
+	replies, err := callAll[wire.RunReply](ctx, j.s.coord, wire.KindRun, "run", func(r int) any {
 		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
 			StonewallNS: int64(j.stonewall(ph))}
 	})
 	if err != nil {
 		return p, err
 	}
-	if err := j.collect(ctx, &p, raw); err != nil {
+	if err := j.collect(ctx, &p, replies); err != nil {
 		return p, err
 	}
 	p.FirstDoneNote = figures.FirstDoneNote(name, j.o.Direct, j.o.Fsync)
@@ -99,15 +98,11 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 // collect converts every rank's records to the coordinator's clock, merges
 // the latency histograms, and asks every rank for its bytes at the
 // first-done moment.
-func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessage) error {
+func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunReply) error {
 	merged := histogram.New()
 	var intervals latencyIntervals
-	replies := make([]wire.RunReply, len(raw))
 	var relMin, relMax int64
-	for r, b := range raw {
-		if err := json.Unmarshal(b, &replies[r]); err != nil {
-			return fmt.Errorf("rank %d: bad run reply: %w", r, err)
-		}
+	for r := range replies {
 		off := j.members[r].ClockOffset
 		rel := replies[r].ReleasedAt - off
 		if r == 0 || rel < relMin {
@@ -153,17 +148,16 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 	for _, t := range p.Threads {
 		first = min(first, t.EndNS)
 	}
-	fd, err := j.s.coord.Call(ctx, wire.KindFirstDone, func(r int) any {
+	fd, err := callAll[wire.FirstDoneReply](ctx, j.s.coord, wire.KindFirstDone, "first-done", func(r int) any {
 		return wire.FirstDone{At: first + j.members[r].ClockOffset}
 	})
 	if err != nil {
 		return fmt.Errorf("first-done bytes: %w", err)
 	}
 	i := 0
-	for r, b := range fd {
-		var reply wire.FirstDoneReply
-		if err := json.Unmarshal(b, &reply); err != nil || len(reply.Bytes) != len(replies[r].Threads) {
-			return fmt.Errorf("rank %d: bad first-done reply (%v)", r, err)
+	for r, reply := range fd {
+		if len(reply.Bytes) != len(replies[r].Threads) {
+			return fmt.Errorf("rank %d: bad first-done reply (%d counts for %d threads)", r, len(reply.Bytes), len(replies[r].Threads))
 		}
 		for k, n := range reply.Bytes {
 			p.Threads[i].BytesAtFirstDone = n
@@ -179,17 +173,13 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 // dropCaches drops caches on every node and records the weakest method any
 // node used: a phase is only as cold as its warmest node.
 func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, wire.KindDrop, same(wire.Drop{Phase: wire.Phase(p.Name)}))
+	drops, err := callAll[wire.DropReply](ctx, j.s.coord, wire.KindDrop, "drop", same(wire.Drop{Phase: wire.Phase(p.Name)}))
 	if err != nil {
 		return fmt.Errorf("drop caches: %w", err)
 	}
 	strength := map[string]int{"none": 0, "fadvise": 1, "drop_caches": 2, "direct": 3}
 	method := ""
-	for r, b := range raw {
-		var d wire.DropReply
-		if err := json.Unmarshal(b, &d); err != nil {
-			return fmt.Errorf("rank %d: bad drop reply: %w", r, err)
-		}
+	for r, d := range drops {
 		if d.Warning != "" && !j.warned(d.Warning) {
 			j.warn(fmt.Sprintf("host %s: %s", j.s.targets[r].Host, d.Warning))
 		}
@@ -214,18 +204,14 @@ func (j *job) warned(msg string) bool {
 // cache as the phase starts: the figure that says whether a read phase
 // measured the filesystem or memory.
 func (j *job) resident(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, wire.KindResident, same(wire.Resident{Phase: wire.Phase(p.Name)}))
+	replies, err := callAll[wire.ResidentReply](ctx, j.s.coord, wire.KindResident, "residency", same(wire.Resident{Phase: wire.Phase(p.Name)}))
 	if err != nil {
 		return fmt.Errorf("page-cache residency: %w", err)
 	}
 	var res, tot int64
 	byHost := map[string][2]int64{}
 	var order []string
-	for r, b := range raw {
-		var rr wire.ResidentReply
-		if err := json.Unmarshal(b, &rr); err != nil {
-			return fmt.Errorf("rank %d: bad residency reply: %w", r, err)
-		}
+	for r, rr := range replies {
 		res += rr.Resident
 		tot += rr.Total
 		if len(j.threads[r]) == 0 {

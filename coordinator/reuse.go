@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -61,7 +60,7 @@ func (o *Options) validateReuse() error {
 // against this job: the same threads, file size and placement, or the
 // difference named.
 func (j *job) findKept(ctx context.Context) (wire.Manifest, error) {
-	raw, err := j.s.coord.Call(ctx, wire.KindFindKept, func(r int) any {
+	kept, err := callAll[wire.Manifest](ctx, j.s.coord, wire.KindFindKept, "manifest", func(r int) any {
 		if r != 0 {
 			return wire.FindManifest{}
 		}
@@ -79,11 +78,7 @@ func (j *job) findKept(ctx context.Context) (wire.Manifest, error) {
 	if err != nil {
 		return wire.Manifest{}, fmt.Errorf("--reuse %s: %w", j.o.Reuse, err)
 	}
-	var m wire.Manifest
-	if err := json.Unmarshal(raw[0], &m); err != nil {
-		return m, fmt.Errorf("rank 0: bad manifest reply: %w", err)
-	}
-	return m, j.matchKept(m)
+	return kept[0], j.matchKept(kept[0])
 }
 
 // matchKept names the first way the kept job differs from this one.

@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -47,7 +46,7 @@ func (j *job) series(ctx context.Context, p *result.Phase) error {
 	}
 	step := seriesStep(p.WindowNS, p.Ops)
 	n := int((p.WindowNS + step - 1) / step)
-	raw, err := j.s.coord.Call(ctx, wire.KindSeries, func(r int) any {
+	replies, err := callAll[wire.SeriesReply](ctx, j.s.coord, wire.KindSeries, "series", func(r int) any {
 		return wire.Series{Start: p.StartNS + j.members[r].ClockOffset, Step: step, N: n}
 	})
 	if err != nil {
@@ -56,10 +55,9 @@ func (j *job) series(ctx context.Context, p *result.Phase) error {
 	opBytes := p.Bytes / p.Ops
 	s := &result.Series{StartNS: p.StartNS, StepNS: step, Bytes: make([]int64, n), Ops: make([]int64, n)}
 	byHost := map[string]*result.HostSeries{}
-	for r, b := range raw {
-		var rep wire.SeriesReply
-		if err := json.Unmarshal(b, &rep); err != nil || len(rep.Ops) != n {
-			return fmt.Errorf("rank %d: bad series reply (%v)", r, err)
+	for r, rep := range replies {
+		if len(rep.Ops) != n {
+			return fmt.Errorf("rank %d: bad series reply (%d counts for %d intervals)", r, len(rep.Ops), n)
 		}
 		if len(j.threads[r]) == 0 {
 			continue
