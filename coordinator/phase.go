@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"ioswarm/barrier"
 	"ioswarm/clock"
 	"ioswarm/figures"
 	"ioswarm/histogram"
@@ -66,7 +67,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		defer func() { close(stop); <-followed; j.o.Progress.End() }()
 	}
 	replies, err := callAll[wire.RunReply](ctx, j.s.coord, wire.KindRun, "run", func(r int) any {
-		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
+		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: members[r].ToRank(release),
 			StonewallNS: int64(j.stonewall(ph))}
 	})
 	if err != nil {
@@ -103,8 +104,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunRe
 	var intervals latencyIntervals
 	var relMin, relMax int64
 	for r := range replies {
-		off := j.members[r].ClockOffset
-		rel := replies[r].ReleasedAt - off
+		rel, threads := onCoordinatorClock(r, j.members[r], j.s.targets[r].Host, replies[r])
 		if r == 0 || rel < relMin {
 			relMin = rel
 		}
@@ -121,13 +121,8 @@ func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunRe
 		if err := intervals.add(replies[r].Intervals); err != nil {
 			return fmt.Errorf("rank %d: bad latency intervals: %w", r, err)
 		}
-		t := j.s.targets[r]
-		for _, tr := range replies[r].Threads {
-			p.Threads = append(p.Threads, result.Thread{
-				Host: t.Host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
-				StartNS: tr.StartNS - off, EndNS: tr.EndNS - off,
-				IODepthAchievedMean: tr.DepthMean, IODepthAchievedMax: tr.DepthMax, IODepthSamples: tr.DepthSamples, FsyncNS: tr.FsyncNS, CloseNS: tr.CloseNS,
-			})
+		for k, tr := range replies[r].Threads {
+			p.Threads = append(p.Threads, threads[k])
 			th := &p.Threads[len(p.Threads)-1]
 			writer := tr.Thread
 			if wire.Phase(p.Name).IsRead() {
@@ -149,7 +144,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunRe
 		first = min(first, t.EndNS)
 	}
 	fd, err := callAll[wire.FirstDoneReply](ctx, j.s.coord, wire.KindFirstDone, "first-done", func(r int) any {
-		return wire.FirstDone{At: first + j.members[r].ClockOffset}
+		return wire.FirstDone{At: j.members[r].ToRank(first)}
 	})
 	if err != nil {
 		return fmt.Errorf("first-done bytes: %w", err)
@@ -168,6 +163,21 @@ func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunRe
 		}
 	}
 	return nil
+}
+
+// onCoordinatorClock converts rank r's run reply to the coordinator's
+// clock (m is its clock probe): the moment it released its threads, and
+// its threads' records. Rank times become coordinator times only through
+// m.FromRank, as coordinator times sent to a rank go through m.ToRank.
+func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunReply) (released int64, threads []result.Thread) {
+	for _, tr := range rep.Threads {
+		threads = append(threads, result.Thread{
+			Host: host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
+			StartNS: m.FromRank(tr.StartNS), EndNS: m.FromRank(tr.EndNS),
+			IODepthAchievedMean: tr.DepthMean, IODepthAchievedMax: tr.DepthMax, IODepthSamples: tr.DepthSamples, FsyncNS: tr.FsyncNS, CloseNS: tr.CloseNS,
+		})
+	}
+	return m.FromRank(rep.ReleasedAt), threads
 }
 
 // dropCaches drops caches on every node and records the weakest method any

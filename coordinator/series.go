@@ -47,7 +47,7 @@ func (j *job) series(ctx context.Context, p *result.Phase) error {
 	step := seriesStep(p.WindowNS, p.Ops)
 	n := int((p.WindowNS + step - 1) / step)
 	replies, err := callAll[wire.SeriesReply](ctx, j.s.coord, wire.KindSeries, "series", func(r int) any {
-		return wire.Series{Start: p.StartNS + j.members[r].ClockOffset, Step: step, N: n}
+		return wire.Series{Start: j.members[r].ToRank(p.StartNS), Step: step, N: n}
 	})
 	if err != nil {
 		return fmt.Errorf("time series: %w", err)
