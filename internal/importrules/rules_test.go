@@ -29,7 +29,8 @@ var allowed = map[string][]string{
 	"rank":        {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "uring", "wire"},
 	"report":      {"figures", "histogram", "nodefacts", "result", "units", "wire"},
 	"result":      {},
-	"study":       {"coordinator", "figures", "report", "result", "units", "wire"},
+	"study":       {"figures", "report", "result", "units", "wire"},
+	"sweep":       {"coordinator", "result", "study"},
 	"units":       {},
 	"uring":       {},
 	"wire":        {"nodefacts", "result"},
@@ -65,6 +66,56 @@ func TestImportRules(t *testing.T) {
 		for _, imp := range violations(t, pkg, ok) {
 			t.Errorf("%s imports %s, which its doc comment's rule does not allow (allowed: %v)", pkg, imp, ok)
 		}
+	}
+}
+
+// offline are the packages behind the commands that only read result
+// files (plot, compare): they must not link the engine, not even through
+// another package, so none of engine may be among their dependencies.
+var (
+	offline = []string{"chart", "study", "report", "figures"}
+	engine  = []string{"coordinator", "rank", "barrier", "launcher", "sweep", "uring"}
+)
+
+// deps lists the project packages dir's package depends on, directly or
+// not (non-test files).
+func deps(t *testing.T, dir string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(d string) {
+		p, err := build.Default.ImportDir(filepath.Join(root(t), d), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		for _, imp := range p.Imports {
+			if name, ours := strings.CutPrefix(imp, "ioswarm/"); ours && !seen[name] {
+				seen[name] = true
+				walk(name)
+			}
+		}
+	}
+	walk(dir)
+	var out []string
+	for name := range seen {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestOfflineToolsLinkNoEngine(t *testing.T) {
+	for _, pkg := range offline {
+		d := deps(t, pkg)
+		for _, e := range engine {
+			if slices.Contains(d, e) {
+				t.Errorf("%s depends on %s (all its dependencies: %v)", pkg, e, d)
+			}
+		}
+	}
+	// The check has teeth: the sweep runner links the engine.
+	if d := deps(t, "sweep"); !slices.Contains(d, "launcher") || !slices.Contains(d, "coordinator") {
+		t.Errorf("sweep's dependencies %v: want coordinator and launcher among them", d)
 	}
 }
 
