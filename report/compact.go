@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"ioswarm/result"
+	"ioswarm/units"
 	"ioswarm/wire"
 )
 
@@ -44,7 +45,7 @@ func writeCompact(w io.Writer, phases []result.Phase) {
 			iops = count(p.IOPS)
 		}
 		if hasLatency(p) {
-			p99 = humanNS(p.Latency.P99)
+			p99 = units.FormatDuration(p.Latency.P99)
 		}
 		cells := []string{phaseName(p), strconv.Itoa(p.Iteration), gb(p.Bandwidth), iops, p99,
 			firstDone(p), gb(p.SumOfRates), percent(p.ResidentFraction)}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"ioswarm/result"
+	"ioswarm/units"
 	"ioswarm/wire"
 )
 
@@ -63,7 +64,7 @@ func throughputCells(p *result.Phase) []string {
 		iops += fmt.Sprintf(" qd%.1f", p.IODepthAchievedMean)
 	}
 	return []string{phaseName(p), strconv.Itoa(p.Iteration), strconv.Itoa(len(p.Threads)),
-		binaryBytes(p.Bytes), seconds(p.WindowNS), gb(p.Bandwidth), gib(p.Bandwidth),
+		units.FormatBinary(p.Bytes), seconds(p.WindowNS), gb(p.Bandwidth), gib(p.Bandwidth),
 		firstDone(p), gb(p.SumOfRates), iops}
 }
 
@@ -71,12 +72,12 @@ func spreadCells(p *result.Phase) []string {
 	lat := []string{"-", "-", "-", "-"}
 	if hasLatency(p) {
 		l := p.Latency
-		lat = []string{humanNS(l.P50), humanNS(l.P99), humanNS(l.P999), humanNS(l.Max)}
+		lat = []string{units.FormatDuration(l.P50), units.FormatDuration(l.P99), units.FormatDuration(l.P999), units.FormatDuration(l.Max)}
 	}
 	tb := p.ThreadBandwidth
 	cells := append([]string{phaseName(p), strconv.Itoa(p.Iteration)}, lat...)
 	return append(cells, gb(tb.Min)+"/"+gb(tb.Mean)+"/"+gb(tb.Max),
-		humanNS(p.StartSkewNS), orDash(Clean(p.CacheDrop)), percent(p.ResidentFraction), fsyncShare(p))
+		units.FormatDuration(p.StartSkewNS), orDash(Clean(p.CacheDrop)), percent(p.ResidentFraction), fsyncShare(p))
 }
 
 // firstDone is the phase's first-done bandwidth, or n/a where it is not
