@@ -36,7 +36,7 @@ func (o *Options) validateReuse() error {
 	}
 	if strings.Contains(o.Reuse, "/") {
 		base := filepath.Base(filepath.Clean(o.Reuse))
-		id, ok := strings.CutPrefix(base, "ioswarm-")
+		id, ok := strings.CutPrefix(base, wire.JobDirPrefix)
 		if !ok || wire.CheckJobID(id) != nil {
 			return usagef("--reuse %s: not a job directory (want <dir>/ioswarm-<job id>)", o.Reuse)
 		}

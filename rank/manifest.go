@@ -41,7 +41,7 @@ func findManifest(dir, id string) (wire.Manifest, error) {
 		}
 		path = filepath.Join(wire.JobDir(dir, id), wire.ManifestName)
 	} else {
-		matches, _ := filepath.Glob(filepath.Join(dir, "ioswarm-*", wire.ManifestName))
+		matches, _ := filepath.Glob(filepath.Join(dir, wire.JobDirPrefix+"*", wire.ManifestName))
 		var newest os.FileInfo
 		for _, p := range matches {
 			st, err := os.Stat(p)
@@ -63,7 +63,7 @@ func findManifest(dir, id string) (wire.Manifest, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return m, fmt.Errorf("%s: not an ioswarm manifest: %w", path, err)
 	}
-	want := strings.TrimPrefix(filepath.Base(filepath.Dir(path)), "ioswarm-")
+	want := strings.TrimPrefix(filepath.Base(filepath.Dir(path)), wire.JobDirPrefix)
 	if m.JobID != want || wire.CheckJobID(m.JobID) != nil || m.Threads <= 0 || m.FileSize <= 0 || len(m.Hosts) != m.Threads {
 		return m, fmt.Errorf("%s: damaged manifest (job %q, %d threads, %d hosts, file size %d)",
 			path, m.JobID, m.Threads, len(m.Hosts), m.FileSize)

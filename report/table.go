@@ -11,6 +11,7 @@ import (
 	"ioswarm/nodefacts"
 	"ioswarm/result"
 	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // WriteTable writes job as an aligned human-readable table: a header block
@@ -127,7 +128,7 @@ func writeHeader(w io.Writer, job *result.Job) {
 		if c.ReusedJob != "" {
 			id = Clean(c.ReusedJob)
 		}
-		pair(tw, "kept", fmt.Sprintf("files in %s/ioswarm-%s; read them again with --reuse %s", Clean(c.Dir), id, id))
+		pair(tw, "kept", fmt.Sprintf("files in %s/%s%s; read them again with --reuse %s", Clean(c.Dir), wire.JobDirPrefix, id, id))
 	}
 	if mem := memory(job.Hosts, c.ServerCache); mem != "" {
 		pair(tw, "memory", mem)

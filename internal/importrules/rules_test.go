@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"launcher":    {"hostlist", "mounts", "units", "clock", "selfbin"},
 	"mounts":      {},
 	"nodefacts":   {"mounts", "units"},
-	"preflight":   {"clock", "launcher", "mounts", "nodefacts", "units", "uring"},
+	"preflight":   {"clock", "launcher", "mounts", "nodefacts", "units", "uring", "wire"},
 	"progress":    {"units"},
 	"rank":        {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "uring", "wire"},
 	"report":      {"figures", "histogram", "nodefacts", "result", "units", "wire"},
