@@ -15,8 +15,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/barrier"
-	"ioswarm/coordinator"
 	"ioswarm/rank"
+	"ioswarm/selfbin"
 )
 
 // rankCommand is the process a launcher starts on each node. Its standard
@@ -42,7 +42,7 @@ func rankAction(c *cli.Context) error {
 	// The running image is hashed before the secret is read, and the hash
 	// is proved in the handshake: a file swapped after the launcher
 	// checked it is refused by the coordinator, whatever the launcher saw.
-	hash, err := ownHash()
+	hash, err := selfbin.Image()
 	if err != nil {
 		return err
 	}
@@ -72,20 +72,6 @@ func rankAction(c *cli.Context) error {
 		return cause
 	}
 	return err
-}
-
-// ownHash is the SHA-256 of the image this process runs: /proc/self/exe
-// is the executed file itself, even if its path now names another file.
-func ownHash() (string, error) {
-	hash, err := coordinator.FileHash("/proc/self/exe")
-	if err == nil {
-		return hash, nil
-	}
-	bin, err2 := os.Executable() // no /proc: hash by path
-	if err2 != nil {
-		return "", err
-	}
-	return coordinator.FileHash(bin)
 }
 
 // launchInput is what a rank reads from standard input.

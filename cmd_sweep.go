@@ -13,6 +13,7 @@ import (
 	"ioswarm/report"
 	"ioswarm/result"
 	"ioswarm/study"
+	"ioswarm/sweep"
 )
 
 func sweepCommand() *cli.Command {
@@ -90,13 +91,13 @@ func sweepAction(c *cli.Context) error {
 		return flagError("iodepth", c.String("iodepth"), err)
 	}
 	o.IODepth = depths[0]
-	plan := study.Plan{Base: o, Threads: threads}
+	plan := sweep.Plan{Base: o, Threads: threads}
 	if len(depths) > 1 {
 		plan.Depths = depths
 	}
 	out := newSweepPrinter(os.Stdout, format, plan.NewSweep(), c.String("csv"), o.Progress)
 	plan.Before, plan.After = out.before, out.after
-	sw, runErr := study.Run(c.Context, plan)
+	sw, runErr := sweep.Run(c.Context, plan)
 	if sw == nil {
 		return runErr
 	}

@@ -13,6 +13,7 @@ import (
 
 	"ioswarm/hostlist"
 	"ioswarm/launcher"
+	"ioswarm/selfbin"
 )
 
 // launchFlags choose where ranks run; shared by run, sweep and hosts.
@@ -58,11 +59,11 @@ func launchFrom(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []
 	if hosts != "" {
 		return nil, nil, usageError{msg: "--hosts given with --launcher local, which runs every rank on this machine; drop one of them"}
 	}
-	bin, err := os.Executable()
+	self, err := selfbin.Self()
 	if err != nil {
 		return nil, nil, err
 	}
-	return &launcher.Local{Binary: bin, Log: log}, nil, nil
+	return &launcher.Local{Binary: self.Path, Log: log}, nil, nil
 }
 
 // sshLauncher reads the host list and the SSH flags.
@@ -86,16 +87,16 @@ func sshLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, [
 }
 
 func sshFromFlags(c *cli.Context, log *launcher.LineWriter) (*launcher.SSH, error) {
-	bin, err := os.Executable()
+	self, err := selfbin.Self()
 	if err != nil {
-		return nil, fmt.Errorf("find own binary: %w", err)
+		return nil, err
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return nil, fmt.Errorf("SSH needs a home directory for ~/.ssh: %w", err)
 	}
 	l := &launcher.SSH{
-		Binary: bin, RemoteBin: c.String("remote-bin"), User: c.String("ssh-user"),
+		Binary: self.Path, BinaryHash: self.Hash, RemoteBin: c.String("remote-bin"), User: c.String("ssh-user"),
 		Home: home, LocalUser: localUser(), AgentSocket: os.Getenv("SSH_AUTH_SOCK"),
 		ConnectTimeout: c.Duration("connect-timeout"), Fanout: c.Int("ssh-fanout"), Log: log,
 		ConfigFiles: []string{filepath.Join(home, ".ssh", "config"), "/etc/ssh/ssh_config"},

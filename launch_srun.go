@@ -9,6 +9,7 @@ import (
 
 	"ioswarm/hostlist"
 	"ioswarm/launcher"
+	"ioswarm/selfbin"
 )
 
 // srunDetected reports whether ioswarm runs inside a Slurm allocation,
@@ -27,9 +28,9 @@ func srunLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, 
 	if err != nil {
 		return nil, nil, usageError{msg: "--launcher srun: " + err.Error()}
 	}
-	bin, err := os.Executable()
+	self, err := selfbin.Self()
 	if err != nil {
-		return nil, nil, fmt.Errorf("find own binary: %w", err)
+		return nil, nil, err
 	}
 	remote := c.String("remote-bin")
 	if remote != "" && !strings.HasPrefix(remote, "/") {
@@ -39,7 +40,7 @@ func srunLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, 
 	if err != nil {
 		return nil, nil, flagError("listen", c.String("listen"), err)
 	}
-	l := &launcher.Srun{Binary: bin, RemoteBin: remote, Advertise: adv, Alloc: alloc, Log: log}
+	l := &launcher.Srun{Binary: self.Path, BinaryHash: self.Hash, RemoteBin: remote, Advertise: adv, Alloc: alloc, Log: log}
 	log.Printf("srun: Slurm job %s, %d nodes: %s\n", alloc.JobID, len(alloc.Nodes), hostlist.Compress(alloc.Nodes))
 	return l, alloc.Targets(), nil
 }

@@ -67,3 +67,16 @@ func TestEstimateOffset(t *testing.T) {
 		t.Fatalf("offset %d", offset)
 	}
 }
+
+// The conversions go by the offset's definition (rank clock −
+// coordinator clock): a rank 3 h ahead reads 3 h more, both ways.
+func TestMemberInfoConversions(t *testing.T) {
+	const ahead = int64(3 * time.Hour)
+	m := MemberInfo{ClockOffset: ahead}
+	if got := m.ToRank(10); got != ahead+10 {
+		t.Errorf("ToRank(10) = %d, want %d", got, ahead+10)
+	}
+	if got := m.FromRank(ahead + 10); got != 10 {
+		t.Errorf("FromRank(%d) = %d, want 10", ahead+10, got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/study"
 	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // line is one phase of one study: a line in each panel it belongs to.
@@ -69,7 +70,7 @@ func contentOf(ss []*study.Sweep) (content, error) {
 				bs := f.BandwidthStat
 				l.bw = append(l.bw, plotter.XY{X: x, Y: f.Bandwidth / 1e9})
 				l.bwErr = append(l.bwErr, errorOf(f.Bandwidth/1e9, bs.Min/1e9, bs.Max/1e9, f.Iterations))
-				if study.IsRandom(phase) {
+				if wire.Phase(phase).CountsOps() {
 					is := f.IOPSStat
 					l.iops = append(l.iops, plotter.XY{X: x, Y: f.IOPS})
 					l.iopsErr = append(l.iopsErr, errorOf(f.IOPS, is.Min, is.Max, f.Iterations))
@@ -79,7 +80,7 @@ func contentOf(ss []*study.Sweep) (content, error) {
 				c.widen(x)
 			}
 			if len(l.bw) > 0 {
-				c.random = c.random || study.IsRandom(phase)
+				c.random = c.random || wire.Phase(phase).CountsOps()
 				c.lines = append(c.lines, l)
 			}
 		}
@@ -189,8 +190,8 @@ func (c *content) labels(ss []*study.Sweep, names []string) {
 	random, meta := false, false
 	for _, s := range ss {
 		for _, p := range s.Phases() {
-			random = random || strings.HasPrefix(p, "rand")
-			meta = meta || strings.HasPrefix(p, "md")
+			random = random || wire.Phase(p).IsRandom()
+			meta = meta || wire.Phase(p).IsMeta()
 		}
 	}
 	switch {
@@ -251,13 +252,13 @@ func subtitle(s *study.Sweep) string {
 func opText(s *study.Sweep) string {
 	var parts []string
 	for _, p := range s.Phases() {
-		if !study.IsRandom(p) {
+		if !wire.Phase(p).CountsOps() {
 			parts = append(parts, units.FormatSize(s.Setup.BlockSize)+" records")
 			break
 		}
 	}
 	for _, p := range s.Phases() {
-		if strings.HasPrefix(p, "rand") {
+		if wire.Phase(p).IsRandom() {
 			parts = append(parts, units.FormatSize(s.Setup.RandBlockSize)+" random ops")
 			break
 		}

@@ -7,6 +7,7 @@
 // so drawing needs no network and no fonts installed on the machine.
 //
 // It imports the standard library, gonum.org/v1/plot, ioswarm/result,
-// study and units; it must not import coordinator, rank, barrier or
-// launcher directly (internal/importrules checks it).
+// study, units and wire (the phase names); it must not import
+// coordinator, rank, barrier or launcher directly (internal/importrules
+// checks it).
 package chart

@@ -11,19 +11,21 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"ioswarm/wire"
 )
 
 // phaseColor gives each phase the same colour in every chart, so two
 // charts read alike; colours are distinguishable in grey print too.
 func phaseColor(phase string) color.Color {
-	switch phase {
-	case "write":
+	switch wire.Phase(phase) {
+	case wire.Write:
 		return color.RGBA{R: 0x1f, G: 0x5f, B: 0xbf, A: 0xff}
-	case "read":
+	case wire.Read:
 		return color.RGBA{R: 0xe0, G: 0x7b, B: 0x10, A: 0xff}
-	case "randwrite":
+	case wire.RandWrite:
 		return color.RGBA{R: 0xb0, G: 0x20, B: 0x30, A: 0xff}
-	case "randread":
+	case wire.RandRead:
 		return color.RGBA{R: 0x2a, G: 0x9d, B: 0x4a, A: 0xff}
 	}
 	return color.Gray{Y: 0x40}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -12,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // tline is one phase iteration (or one node's part of it) over time.
@@ -50,7 +50,7 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 		if p.Iteration > 1 {
 			name = fmt.Sprintf("%s #%d", p.Name, p.Iteration)
 		}
-		random := strings.HasPrefix(p.Name, "rand")
+		random := wire.Phase(p.Name).IsRandom()
 		t.random = t.random || random
 		add := func(legend string, node int, bytesIn, opsIn []int64) {
 			l := tline{legend: legend, phase: p.Name, node: node}

@@ -3,5 +3,8 @@
 // them phase by phase over the barrier, converts their timestamps to its
 // own clock, reduces the records into figures and cleans up on every path.
 //
-// It does no I/O on the benchmark files itself.
+// It does no I/O on the benchmark files itself, and it reaches the ranks
+// only through messages: it imports barrier (the transport), wire (the
+// messages), launcher, clock, figures, histogram, nodefacts, result,
+// selfbin and units, never rank (internal/importrules checks it).
 package coordinator

@@ -14,9 +14,9 @@ import (
 	"ioswarm/figures"
 	"ioswarm/launcher"
 	"ioswarm/nodefacts"
-	"ioswarm/rank"
 	"ioswarm/result"
 	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // job is one run's state in the coordinator.
@@ -176,7 +176,7 @@ func (j *job) run(ctx context.Context) error {
 			return err
 		}
 	}
-	if _, err := j.s.coord.Call(ctx, rank.KindCleanup, same(rank.Empty{})); err != nil {
+	if _, err := j.s.coord.Call(ctx, wire.KindCleanup, same(wire.Empty{})); err != nil {
 		return fmt.Errorf("cleanup: %w", err)
 	}
 	return nil
@@ -222,18 +222,18 @@ func (j *job) setup(ctx context.Context) error {
 		// them with its seed.
 		j.filesOf, j.seed = m.JobID, m.Seed
 		j.res.Config.ReusedJob = m.JobID
-		j.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, rank.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
+		j.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}
-	replies, err := j.s.coord.Call(ctx, rank.KindSetup, func(r int) any {
+	replies, err := j.s.coord.Call(ctx, wire.KindSetup, func(r int) any {
 		t := j.s.targets[r]
-		return rank.Setup{Job: j.rankJob(), Rank: r, Host: t.Host, Dir: j.dirOf(t),
+		return wire.Setup{Job: j.rankJob(), Rank: r, Host: t.Host, Dir: j.dirOf(t),
 			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r]}
 	})
 	if err != nil {
 		return fmt.Errorf("checking nodes: %w", err)
 	}
 	for r, raw := range replies {
-		var s rank.SetupReply
+		var s wire.SetupReply
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return fmt.Errorf("rank %d: bad setup reply: %w", r, err)
 		}
@@ -260,7 +260,7 @@ func (j *job) setup(ctx context.Context) error {
 			FSBlockSize: f.BlockSize, Stripe: f.Stripe,
 		})
 	}
-	if _, err := j.s.coord.Call(ctx, rank.KindCreate, same(rank.Empty{})); err != nil {
+	if _, err := j.s.coord.Call(ctx, wire.KindCreate, same(wire.Empty{})); err != nil {
 		return fmt.Errorf("creating job directory: %w", err)
 	}
 	return nil
@@ -288,8 +288,8 @@ func (j *job) sizeAuto() error {
 	return nil
 }
 
-func (j *job) rankJob() rank.Job {
-	rj := rank.Job{ID: j.id, Seed: j.seed, FileSize: j.o.FileSize, Block: j.o.Block,
+func (j *job) rankJob() wire.Job {
+	rj := wire.Job{ID: j.id, Seed: j.seed, FileSize: j.o.FileSize, Block: j.o.Block,
 		RandBlock: j.o.RandBlock, Direct: j.o.Direct, Fsync: j.o.Fsync, Verify: j.o.Verify,
 		DropCaches: j.o.DropCaches, Keep: j.o.Keep, FilesOf: j.filesOf, Engine: j.o.Engine, IODepth: j.o.IODepth,
 		Threads: j.o.Threads, Layout: j.o.Layout, Pattern: j.o.Pattern, RandScope: j.o.RandScope}

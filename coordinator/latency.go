@@ -2,8 +2,8 @@ package coordinator
 
 import (
 	"ioswarm/histogram"
-	"ioswarm/rank"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // latencyIntervals merges the ranks' per-interval latency histograms of a
@@ -35,7 +35,7 @@ func (l *latencyIntervals) series(release int64) *result.LatencySeries {
 	if len(l.h) == 0 {
 		return nil
 	}
-	s := &result.LatencySeries{StartNS: release, StepNS: rank.LatencyStep}
+	s := &result.LatencySeries{StartNS: release, StepNS: wire.LatencyStep}
 	for _, h := range l.h {
 		s.Histograms = append(s.Histograms, h.Sparse())
 		var p99 int64

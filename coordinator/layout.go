@@ -4,19 +4,19 @@ import (
 	"slices"
 	"strings"
 
-	"ioswarm/rank"
 	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // isMD says whether a phase is a metadata phase.
-func isMD(name string) bool { return slices.Contains(rank.MDPhases, name) }
+func isMD(name string) bool { return wire.Phase(name).IsMeta() }
 
 // hasMD says whether the job runs a metadata phase.
 func (o *Options) hasMD() bool { return slices.ContainsFunc(o.Phases, isMD) }
 
 // sharedOnly is v for a shared layout, empty (not recorded) otherwise.
 func (o *Options) sharedOnly(v string) string {
-	if o.Layout != rank.LayoutShared {
+	if o.Layout != wire.LayoutShared {
 		return ""
 	}
 	return v
@@ -45,34 +45,34 @@ func (o *Options) noDataSizes() {
 // values (options built in Go) are the defaults.
 func (o *Options) validateLayout() error {
 	if o.Layout == "" {
-		o.Layout = rank.LayoutPerThread
+		o.Layout = wire.LayoutPerThread
 	}
 	if o.Pattern == "" {
-		o.Pattern = rank.PatternSegment
+		o.Pattern = wire.PatternSegment
 	}
 	if o.RandScope == "" {
-		o.RandScope = rank.ScopeSegment
+		o.RandScope = wire.ScopeSegment
 	}
 	switch o.Layout {
-	case rank.LayoutPerThread, rank.LayoutShared:
+	case wire.LayoutPerThread, wire.LayoutShared:
 	default:
 		return usagef("--layout %q: must be per-thread or shared", o.Layout)
 	}
 	switch o.Pattern {
-	case rank.PatternSegment, rank.PatternStrided:
+	case wire.PatternSegment, wire.PatternStrided:
 	default:
 		return usagef("--pattern %q: must be segmented or strided", o.Pattern)
 	}
 	switch o.RandScope {
-	case rank.ScopeSegment, rank.ScopeFile:
+	case wire.ScopeSegment, wire.ScopeFile:
 	default:
 		return usagef("--rand-scope %q: must be segment or file", o.RandScope)
 	}
-	if o.Layout != rank.LayoutShared {
-		if o.Pattern != rank.PatternSegment {
+	if o.Layout != wire.LayoutShared {
+		if o.Pattern != wire.PatternSegment {
 			return usagef("--pattern %s: needs --layout shared (a per-thread file has one thread's records only)", o.Pattern)
 		}
-		if o.RandScope != rank.ScopeSegment {
+		if o.RandScope != wire.ScopeSegment {
 			return usagef("--rand-scope %s: needs --layout shared", o.RandScope)
 		}
 		return nil
@@ -81,7 +81,7 @@ func (o *Options) validateLayout() error {
 	// records, and O_DIRECT offsets stay aligned: every offset in a shared
 	// file is a multiple of --block, --rand-block or the segment, all
 	// 4 KiB multiples with --direct (validateSizes).
-	if o.Pattern == rank.PatternStrided && o.needsRand() && o.Block%o.RandBlock != 0 {
+	if o.Pattern == wire.PatternStrided && o.needsRand() && o.Block%o.RandBlock != 0 {
 		return usagef("--pattern strided: --block %s is not a multiple of --rand-block %s; a random operation must lie inside one record",
 			units.FormatSize(o.Block), units.FormatSize(o.RandBlock))
 	}
@@ -95,9 +95,9 @@ const maxFilesPerThread = 100_000_000
 // validateMD checks --files-per-thread, --md-dir and --md-size.
 func (o *Options) validateMD() error {
 	if o.MDDir == "" {
-		o.MDDir = rank.MDDirPerThread
+		o.MDDir = wire.MDDirPerThread
 	}
-	if o.MDDir != rank.MDDirPerThread && o.MDDir != rank.MDDirShared {
+	if o.MDDir != wire.MDDirPerThread && o.MDDir != wire.MDDirShared {
 		return usagef("--md-dir %q: must be per-thread or shared", o.MDDir)
 	}
 	if o.MDSize < 0 || o.MDSize > 1<<30 {

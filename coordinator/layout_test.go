@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"ioswarm/rank"
+	"ioswarm/wire"
 )
 
 // Layout and metadata options are checked before anything starts; each
@@ -19,11 +19,11 @@ func TestLayoutAndMetadataValidation(t *testing.T) {
 		set  func(o *Options)
 	}{
 		{`--layout "n-1"`, func(o *Options) { o.Layout = "n-1" }},
-		{`--pattern "round"`, func(o *Options) { o.Layout, o.Pattern = rank.LayoutShared, "round" }},
-		{"--pattern strided: needs --layout shared", func(o *Options) { o.Pattern = rank.PatternStrided }},
-		{"--rand-scope file: needs --layout shared", func(o *Options) { o.RandScope = rank.ScopeFile }},
+		{`--pattern "round"`, func(o *Options) { o.Layout, o.Pattern = wire.LayoutShared, "round" }},
+		{"--pattern strided: needs --layout shared", func(o *Options) { o.Pattern = wire.PatternStrided }},
+		{"--rand-scope file: needs --layout shared", func(o *Options) { o.RandScope = wire.ScopeFile }},
 		{"--block 6KiB is not a multiple of --rand-block 4KiB", func(o *Options) {
-			o.Layout, o.Pattern, o.Block, o.Total, o.Phases = rank.LayoutShared, rank.PatternStrided, 6144, 3*6144*2, []string{"randread"}
+			o.Layout, o.Pattern, o.Block, o.Total, o.Phases = wire.LayoutShared, wire.PatternStrided, 6144, 3*6144*2, []string{"randread"}
 			o.RandBlock = 4096
 			o.Total = 3 * 12288
 		}},
@@ -45,8 +45,8 @@ func TestLayoutAndMetadataValidation(t *testing.T) {
 		}
 	}
 	o := base()
-	o.Layout, o.Pattern, o.Phases, o.FilesPerThread = rank.LayoutShared, rank.PatternStrided, []string{"write", "mdcreate", "mddelete"}, 5
-	if err := o.Validate(); err != nil || o.RandScope != rank.ScopeSegment || o.MDDir != rank.MDDirPerThread {
+	o.Layout, o.Pattern, o.Phases, o.FilesPerThread = wire.LayoutShared, wire.PatternStrided, []string{"write", "mdcreate", "mddelete"}, 5
+	if err := o.Validate(); err != nil || o.RandScope != wire.ScopeSegment || o.MDDir != wire.MDDirPerThread {
 		t.Errorf("valid shared strided job with metadata: %v (scope %q, md dir %q)", err, o.RandScope, o.MDDir)
 	}
 }

@@ -2,30 +2,23 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"ioswarm/barrier"
 	"ioswarm/nodefacts"
-	"ioswarm/rank"
+	"ioswarm/wire"
 )
 
 // facts asks every rank about its node's memory and the filesystem under
 // its --dir. Ranks without threads in this job answer too but are left
 // out of every rule.
 func (j *job) askFacts(ctx context.Context) ([]nodefacts.Facts, error) {
-	raw, err := j.s.coord.Call(ctx, rank.KindFacts, func(r int) any {
-		return rank.Facts{Dir: j.dirOf(j.s.targets[r])}
+	facts, err := callAll[wire.FactsReply](ctx, j.s.coord, wire.KindFacts, "facts", func(r int) any {
+		return wire.Facts{Dir: j.dirOf(j.s.targets[r])}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("asking nodes about memory and filesystem: %w", err)
-	}
-	facts := make([]nodefacts.Facts, len(raw))
-	for r, b := range raw {
-		if err := json.Unmarshal(b, &facts[r]); err != nil {
-			return nil, fmt.Errorf("rank %d: bad facts reply: %w", r, err)
-		}
 	}
 	return facts, nil
 }

@@ -2,16 +2,15 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
+	"ioswarm/barrier"
 	"ioswarm/clock"
 	"ioswarm/figures"
 	"ioswarm/histogram"
-	"ioswarm/rank"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // releaseLead is how far ahead of now a phase is released: long enough for
@@ -22,16 +21,17 @@ const releaseLead = 200 * time.Millisecond
 // phase runs one timed phase on every rank and reduces it.
 func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, error) {
 	p := result.Phase{Name: name, Iteration: iter}
+	ph := wire.Phase(name)
 	// Untimed: a write finds its files gone, any other phase finds them
 	// full. A shared file is made first, by rank 0 alone.
-	if j.o.Layout == rank.LayoutShared && !isMD(name) {
-		if _, err := j.s.coord.Call(ctx, rank.KindShared, func(r int) any {
-			return rank.MakeShared{Phase: name, Make: r == 0}
+	if j.o.Layout == wire.LayoutShared && !ph.IsMeta() {
+		if _, err := j.s.coord.Call(ctx, wire.KindShared, func(r int) any {
+			return wire.MakeShared{Phase: ph, Make: r == 0}
 		}); err != nil {
 			return p, fmt.Errorf("making the shared file: %w", err)
 		}
 	}
-	if _, err := j.s.coord.Call(ctx, rank.KindPrepare, same(rank.Prepare{Phase: name})); err != nil {
+	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, same(wire.Prepare{Phase: ph})); err != nil {
 		return p, fmt.Errorf("preparing files: %w", err)
 	}
 	if err := j.dropCaches(ctx, &p); err != nil {
@@ -40,7 +40,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := j.resident(ctx, &p); err != nil {
 		return p, err
 	}
-	if rank.IsReadPhase(name) {
+	if ph.IsRead() {
 		j.readWarnings(&p)
 	}
 	// Fresh offsets for this phase: clocks drift, and a phase's records
@@ -57,23 +57,23 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	release := clock.Now() + int64(releaseLead) + 4*maxErr
 	j.release = release
 	if j.o.Progress != nil {
-		j.o.Progress.Start(name, iter, j.o.Total, j.stonewall(name))
+		j.o.Progress.Start(name, iter, j.o.Total, j.stonewall(ph))
 		stop, followed := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(followed)
-			follow(j.s.coord.Notes(), j.o.Progress, name, release, stop)
+			follow(j.s.coord.Notes(), j.o.Progress, ph, release, stop)
 		}()
 		// End comes after the last Update: wait for the follower.
 		defer func() { close(stop); <-followed; j.o.Progress.End() }()
 	}
-	raw, err := j.s.coord.Call(ctx, rank.KindRun, func(r int) any {
-		return rank.Run{Phase: name, Iteration: iter, ReleaseAt: release + members[r].ClockOffset,
-			StonewallNS: int64(j.stonewall(name))}
+	replies, err := callAll[wire.RunReply](ctx, j.s.coord, wire.KindRun, "run", func(r int) any {
+		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: members[r].ToRank(release),
+			StonewallNS: int64(j.stonewall(ph))}
 	})
 	if err != nil {
 		return p, err
 	}
-	if err := j.collect(ctx, &p, raw); err != nil {
+	if err := j.collect(ctx, &p, replies); err != nil {
 		return p, err
 	}
 	p.FirstDoneNote = figures.FirstDoneNote(name, j.o.Direct, j.o.Fsync)
@@ -92,24 +92,19 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		p.IODepth = j.o.IODepth
 		depthAchieved(&p)
 	}
-	p.Verified = j.o.Verify && rank.IsReadPhase(name)
+	p.Verified = j.o.Verify && ph.IsRead()
 	return p, nil
 }
 
 // collect converts every rank's records to the coordinator's clock, merges
 // the latency histograms, and asks every rank for its bytes at the
 // first-done moment.
-func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessage) error {
+func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunReply) error {
 	merged := histogram.New()
 	var intervals latencyIntervals
-	replies := make([]rank.RunReply, len(raw))
 	var relMin, relMax int64
-	for r, b := range raw {
-		if err := json.Unmarshal(b, &replies[r]); err != nil {
-			return fmt.Errorf("rank %d: bad run reply: %w", r, err)
-		}
-		off := j.members[r].ClockOffset
-		rel := replies[r].ReleasedAt - off
+	for r := range replies {
+		rel, threads := onCoordinatorClock(r, j.members[r], j.s.targets[r].Host, replies[r])
 		if r == 0 || rel < relMin {
 			relMin = rel
 		}
@@ -126,19 +121,14 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 		if err := intervals.add(replies[r].Intervals); err != nil {
 			return fmt.Errorf("rank %d: bad latency intervals: %w", r, err)
 		}
-		t := j.s.targets[r]
-		for _, tr := range replies[r].Threads {
-			p.Threads = append(p.Threads, result.Thread{
-				Host: t.Host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
-				StartNS: tr.StartNS - off, EndNS: tr.EndNS - off,
-				IODepthAchievedMean: tr.DepthMean, IODepthAchievedMax: tr.DepthMax, IODepthSamples: tr.DepthSamples, FsyncNS: tr.FsyncNS, CloseNS: tr.CloseNS,
-			})
+		for k, tr := range replies[r].Threads {
+			p.Threads = append(p.Threads, threads[k])
 			th := &p.Threads[len(p.Threads)-1]
 			writer := tr.Thread
-			if rank.IsReadPhase(p.Name) {
+			if wire.Phase(p.Name).IsRead() {
 				writer = j.sources[tr.Thread]
 			}
-			if !j.wholeFile(p.Name) {
+			if !j.wholeFile(wire.Phase(p.Name)) {
 				// (A random phase over a whole shared file touches every
 				// thread's part: no one writer.)
 				th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
@@ -153,21 +143,20 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 	for _, t := range p.Threads {
 		first = min(first, t.EndNS)
 	}
-	fd, err := j.s.coord.Call(ctx, rank.KindFirstDone, func(r int) any {
-		return rank.FirstDone{At: first + j.members[r].ClockOffset}
+	fd, err := callAll[wire.FirstDoneReply](ctx, j.s.coord, wire.KindFirstDone, "first-done", func(r int) any {
+		return wire.FirstDone{At: j.members[r].ToRank(first)}
 	})
 	if err != nil {
 		return fmt.Errorf("first-done bytes: %w", err)
 	}
 	i := 0
-	for r, b := range fd {
-		var reply rank.FirstDoneReply
-		if err := json.Unmarshal(b, &reply); err != nil || len(reply.Bytes) != len(replies[r].Threads) {
-			return fmt.Errorf("rank %d: bad first-done reply (%v)", r, err)
+	for r, reply := range fd {
+		if len(reply.Bytes) != len(replies[r].Threads) {
+			return fmt.Errorf("rank %d: bad first-done reply (%d counts for %d threads)", r, len(reply.Bytes), len(replies[r].Threads))
 		}
 		for k, n := range reply.Bytes {
 			p.Threads[i].BytesAtFirstDone = n
-			if isMD(p.Name) && k < len(reply.Ops) {
+			if wire.Phase(p.Name).IsMeta() && k < len(reply.Ops) {
 				p.Threads[i].OpsAtFirstDone = reply.Ops[k]
 			}
 			i++
@@ -176,20 +165,31 @@ func (j *job) collect(ctx context.Context, p *result.Phase, raw []json.RawMessag
 	return nil
 }
 
+// onCoordinatorClock converts rank r's run reply to the coordinator's
+// clock (m is its clock probe): the moment it released its threads, and
+// its threads' records. Rank times become coordinator times only through
+// m.FromRank, as coordinator times sent to a rank go through m.ToRank.
+func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunReply) (released int64, threads []result.Thread) {
+	for _, tr := range rep.Threads {
+		threads = append(threads, result.Thread{
+			Host: host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
+			StartNS: m.FromRank(tr.StartNS), EndNS: m.FromRank(tr.EndNS),
+			IODepthAchievedMean: tr.DepthMean, IODepthAchievedMax: tr.DepthMax, IODepthSamples: tr.DepthSamples, FsyncNS: tr.FsyncNS, CloseNS: tr.CloseNS,
+		})
+	}
+	return m.FromRank(rep.ReleasedAt), threads
+}
+
 // dropCaches drops caches on every node and records the weakest method any
 // node used: a phase is only as cold as its warmest node.
 func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, rank.KindDrop, same(rank.Drop{Phase: p.Name}))
+	drops, err := callAll[wire.DropReply](ctx, j.s.coord, wire.KindDrop, "drop", same(wire.Drop{Phase: wire.Phase(p.Name)}))
 	if err != nil {
 		return fmt.Errorf("drop caches: %w", err)
 	}
 	strength := map[string]int{"none": 0, "fadvise": 1, "drop_caches": 2, "direct": 3}
 	method := ""
-	for r, b := range raw {
-		var d rank.DropReply
-		if err := json.Unmarshal(b, &d); err != nil {
-			return fmt.Errorf("rank %d: bad drop reply: %w", r, err)
-		}
+	for r, d := range drops {
 		if d.Warning != "" && !j.warned(d.Warning) {
 			j.warn(fmt.Sprintf("host %s: %s", j.s.targets[r].Host, d.Warning))
 		}
@@ -214,18 +214,14 @@ func (j *job) warned(msg string) bool {
 // cache as the phase starts: the figure that says whether a read phase
 // measured the filesystem or memory.
 func (j *job) resident(ctx context.Context, p *result.Phase) error {
-	raw, err := j.s.coord.Call(ctx, rank.KindResident, same(rank.Resident{Phase: p.Name}))
+	replies, err := callAll[wire.ResidentReply](ctx, j.s.coord, wire.KindResident, "residency", same(wire.Resident{Phase: wire.Phase(p.Name)}))
 	if err != nil {
 		return fmt.Errorf("page-cache residency: %w", err)
 	}
 	var res, tot int64
 	byHost := map[string][2]int64{}
 	var order []string
-	for r, b := range raw {
-		var rr rank.ResidentReply
-		if err := json.Unmarshal(b, &rr); err != nil {
-			return fmt.Errorf("rank %d: bad residency reply: %w", r, err)
-		}
+	for r, rr := range replies {
 		res += rr.Resident
 		tot += rr.Total
 		if len(j.threads[r]) == 0 {
@@ -251,8 +247,8 @@ func (j *job) resident(ctx context.Context, p *result.Phase) error {
 }
 
 // wholeFile says whether phase draws offsets over all of a shared file.
-func (j *job) wholeFile(phase string) bool {
-	return j.o.Layout == rank.LayoutShared && j.o.RandScope == rank.ScopeFile && strings.HasPrefix(phase, "rand")
+func (j *job) wholeFile(phase wire.Phase) bool {
+	return j.o.Layout == wire.LayoutShared && j.o.RandScope == wire.ScopeFile && phase.IsRandom()
 }
 
 // hostOfThread is the host a thread runs on. (A lookup in the placement:
@@ -282,9 +278,9 @@ func (j *job) readWarnings(p *result.Phase) {
 
 // stonewall is the phase's time limit: --stonewall, and for random
 // phases --rand-time when that is shorter.
-func (j *job) stonewall(name string) time.Duration {
+func (j *job) stonewall(ph wire.Phase) time.Duration {
 	sw := j.o.Stonewall
-	if strings.HasPrefix(name, "rand") && j.o.RandTime > 0 && (sw == 0 || j.o.RandTime < sw) {
+	if ph.IsRandom() && j.o.RandTime > 0 && (sw == 0 || j.o.RandTime < sw) {
 		sw = j.o.RandTime
 	}
 	return sw

@@ -6,7 +6,7 @@ import (
 
 	"ioswarm/barrier"
 	"ioswarm/clock"
-	"ioswarm/rank"
+	"ioswarm/wire"
 )
 
 // Progress receives live totals during each timed phase. The ranks send
@@ -24,17 +24,17 @@ type Progress interface {
 }
 
 // follow feeds p from the ranks' progress notes until stop is closed.
-func follow(notes <-chan barrier.Note, p Progress, phase string, releaseAt int64, stop <-chan struct{}) {
+func follow(notes <-chan barrier.Note, p Progress, phase wire.Phase, releaseAt int64, stop <-chan struct{}) {
 	latest := map[int]int64{}
 	for {
 		select {
 		case <-stop:
 			return
 		case n := <-notes:
-			if n.Kind != rank.KindProgress {
+			if n.Kind != wire.KindProgress {
 				continue
 			}
-			var pr rank.Progress
+			var pr wire.Progress
 			if json.Unmarshal(n.Body, &pr) != nil || pr.Phase != phase {
 				continue
 			}

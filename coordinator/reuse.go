@@ -2,16 +2,14 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"ioswarm/barrier"
-	"ioswarm/rank"
+	"ioswarm/wire"
 )
 
 // ReuseLatest asks for the newest kept job under --dir.
@@ -19,7 +17,15 @@ const ReuseLatest = "latest"
 
 // readOnlyPhases are the phases a job may run on another job's files:
 // reused files are never written.
-var readOnlyPhases = []string{"read", "reread", "randread"}
+func readOnlyPhases() []string {
+	var names []string
+	for _, p := range wire.Phases {
+		if p.IsRead() {
+			names = append(names, string(p))
+		}
+	}
+	return names
+}
 
 // validateReuse checks --reuse: a job id, a job directory
 // (<dir>/ioswarm-<id>, which also sets --dir) or "latest", and phases
@@ -30,21 +36,21 @@ func (o *Options) validateReuse() error {
 	}
 	if strings.Contains(o.Reuse, "/") {
 		base := filepath.Base(filepath.Clean(o.Reuse))
-		id, ok := strings.CutPrefix(base, "ioswarm-")
-		if !ok || rank.CheckJobID(id) != nil {
+		id, ok := strings.CutPrefix(base, wire.JobDirPrefix)
+		if !ok || wire.CheckJobID(id) != nil {
 			return usagef("--reuse %s: not a job directory (want <dir>/ioswarm-<job id>)", o.Reuse)
 		}
 		o.Dir, o.Reuse = filepath.Dir(filepath.Clean(o.Reuse)), id
-	} else if o.Reuse != ReuseLatest && rank.CheckJobID(o.Reuse) != nil {
+	} else if o.Reuse != ReuseLatest && wire.CheckJobID(o.Reuse) != nil {
 		return usagef("--reuse %q: want a job id (as the kept run's table printed it), its directory, or latest", o.Reuse)
 	}
 	for _, p := range o.Phases {
 		if isMD(p) {
 			continue // refused by validateMD, with its reason
 		}
-		if !slices.Contains(readOnlyPhases, p) && !(o.ReuseWrites && p == "randwrite") {
+		if ph := wire.Phase(p); !ph.IsRead() && !(o.ReuseWrites && ph == wire.RandWrite) {
 			return usagef("--reuse: phase %s would write the kept files; a reusing job only reads (phases %s)",
-				p, strings.Join(readOnlyPhases, ", "))
+				p, strings.Join(readOnlyPhases(), ", "))
 		}
 	}
 	return nil
@@ -53,34 +59,30 @@ func (o *Options) validateReuse() error {
 // findKept asks rank 0's node for the kept job's manifest and checks it
 // against this job: the same threads, file size and placement, or the
 // difference named.
-func (j *job) findKept(ctx context.Context) (rank.Manifest, error) {
-	raw, err := j.s.coord.Call(ctx, rank.KindFindKept, func(r int) any {
+func (j *job) findKept(ctx context.Context) (wire.Manifest, error) {
+	kept, err := callAll[wire.Manifest](ctx, j.s.coord, wire.KindFindKept, "manifest", func(r int) any {
 		if r != 0 {
-			return rank.FindManifest{}
+			return wire.FindManifest{}
 		}
 		id := j.o.Reuse
 		if id == ReuseLatest {
 			id = ""
 		}
-		return rank.FindManifest{Dir: j.dirOf(j.s.targets[0]), JobID: id}
+		return wire.FindManifest{Dir: j.dirOf(j.s.targets[0]), JobID: id}
 	})
 	var re *barrier.RankError
 	if errors.As(err, &re) && re.Rank == 0 {
 		// No such kept job, or a damaged manifest: the user's to fix.
-		return rank.Manifest{}, usagef("--reuse %s: host %s: %s", j.o.Reuse, re.Host, re.Msg)
+		return wire.Manifest{}, usagef("--reuse %s: host %s: %s", j.o.Reuse, re.Host, re.Msg)
 	}
 	if err != nil {
-		return rank.Manifest{}, fmt.Errorf("--reuse %s: %w", j.o.Reuse, err)
+		return wire.Manifest{}, fmt.Errorf("--reuse %s: %w", j.o.Reuse, err)
 	}
-	var m rank.Manifest
-	if err := json.Unmarshal(raw[0], &m); err != nil {
-		return m, fmt.Errorf("rank 0: bad manifest reply: %w", err)
-	}
-	return m, j.matchKept(m)
+	return kept[0], j.matchKept(kept[0])
 }
 
 // matchKept names the first way the kept job differs from this one.
-func (j *job) matchKept(m rank.Manifest) error {
+func (j *job) matchKept(m wire.Manifest) error {
 	where := fmt.Sprintf("--reuse: kept job %s", m.JobID)
 	switch {
 	case m.Threads != j.o.Threads:
@@ -89,9 +91,9 @@ func (j *job) matchKept(m rank.Manifest) error {
 		return usagef("%s wrote files of %d bytes, this job's are %d (--file-size or --total)", where, m.FileSize, j.o.FileSize)
 	case keptLayout(m) != j.o.Layout:
 		return usagef("%s wrote --layout %s files, this job asks for --layout %s", where, keptLayout(m), j.o.Layout)
-	case j.o.Layout == rank.LayoutShared && m.Pattern != j.o.Pattern:
+	case j.o.Layout == wire.LayoutShared && m.Pattern != j.o.Pattern:
 		return usagef("%s wrote its shared file --pattern %s, this job asks for --pattern %s", where, m.Pattern, j.o.Pattern)
-	case j.o.Layout == rank.LayoutShared && m.Block != j.o.Block && j.o.Pattern == rank.PatternStrided:
+	case j.o.Layout == wire.LayoutShared && m.Block != j.o.Block && j.o.Pattern == wire.PatternStrided:
 		return usagef("%s interleaved records of %d bytes, this job's --block is %d", where, m.Block, j.o.Block)
 	}
 	for t := 0; t < m.Threads; t++ {
@@ -105,9 +107,9 @@ func (j *job) matchKept(m rank.Manifest) error {
 
 // keptLayout is the layout a manifest describes; manifests from before
 // shared files name none.
-func keptLayout(m rank.Manifest) string {
+func keptLayout(m wire.Manifest) string {
 	if m.Layout == "" {
-		return rank.LayoutPerThread
+		return wire.LayoutPerThread
 	}
 	return m.Layout
 }
@@ -120,20 +122,20 @@ func (j *job) keepManifest(ctx context.Context) error {
 	for t := range hosts {
 		hosts[t] = j.hostOfThread(t)
 	}
-	m := rank.Manifest{JobID: j.id, Seed: j.seed, Threads: j.o.Threads, FileSize: j.o.FileSize,
+	m := wire.Manifest{JobID: j.id, Seed: j.seed, Threads: j.o.Threads, FileSize: j.o.FileSize,
 		Block: j.o.Block, Hosts: hosts, Version: j.o.Version, CreatedAt: time.Now().Format(time.RFC3339),
 		Layout: j.o.Layout}
-	if j.o.Layout == rank.LayoutShared {
+	if j.o.Layout == wire.LayoutShared {
 		m.Pattern = j.o.Pattern
 	}
 	if j.filesOf != "" {
 		m.JobID = j.filesOf
 	}
-	_, err := j.s.coord.Call(ctx, rank.KindManifest, func(r int) any {
+	_, err := j.s.coord.Call(ctx, wire.KindManifest, func(r int) any {
 		if r != 0 {
-			return rank.WriteManifest{}
+			return wire.WriteManifest{}
 		}
-		return rank.WriteManifest{Manifest: &m}
+		return wire.WriteManifest{Manifest: &m}
 	})
 	if err != nil {
 		return fmt.Errorf("writing the kept files' manifest: %w", err)

@@ -2,12 +2,11 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
-	"ioswarm/rank"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // Series intervals: at most maxIntervals per phase, each a nice length
@@ -47,8 +46,8 @@ func (j *job) series(ctx context.Context, p *result.Phase) error {
 	}
 	step := seriesStep(p.WindowNS, p.Ops)
 	n := int((p.WindowNS + step - 1) / step)
-	raw, err := j.s.coord.Call(ctx, rank.KindSeries, func(r int) any {
-		return rank.Series{Start: p.StartNS + j.members[r].ClockOffset, Step: step, N: n}
+	replies, err := callAll[wire.SeriesReply](ctx, j.s.coord, wire.KindSeries, "series", func(r int) any {
+		return wire.Series{Start: j.members[r].ToRank(p.StartNS), Step: step, N: n}
 	})
 	if err != nil {
 		return fmt.Errorf("time series: %w", err)
@@ -56,10 +55,9 @@ func (j *job) series(ctx context.Context, p *result.Phase) error {
 	opBytes := p.Bytes / p.Ops
 	s := &result.Series{StartNS: p.StartNS, StepNS: step, Bytes: make([]int64, n), Ops: make([]int64, n)}
 	byHost := map[string]*result.HostSeries{}
-	for r, b := range raw {
-		var rep rank.SeriesReply
-		if err := json.Unmarshal(b, &rep); err != nil || len(rep.Ops) != n {
-			return fmt.Errorf("rank %d: bad series reply (%v)", r, err)
+	for r, rep := range replies {
+		if len(rep.Ops) != n {
+			return fmt.Errorf("rank %d: bad series reply (%d counts for %d intervals)", r, len(rep.Ops), n)
 		}
 		if len(j.threads[r]) == 0 {
 			continue

@@ -3,11 +3,9 @@ package coordinator
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"slices"
@@ -18,7 +16,8 @@ import (
 
 	"ioswarm/barrier"
 	"ioswarm/launcher"
-	"ioswarm/rank"
+	"ioswarm/selfbin"
+	"ioswarm/wire"
 )
 
 // Session is a set of rank processes, started and joined once, that runs
@@ -47,11 +46,7 @@ func Start(ctx context.Context, o Options, maxThreads int) (*Session, error) {
 	if _, err := rand.Read(random); err != nil {
 		return nil, fmt.Errorf("job secret: %w", err)
 	}
-	bin, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("find own binary: %w", err)
-	}
-	hash, err := FileHash(bin)
+	self, err := selfbin.Self()
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +64,7 @@ func Start(ctx context.Context, o Options, maxThreads int) (*Session, error) {
 	}
 	s := &Session{o: o, id: hex.EncodeToString(random[:6]), secret: random[6:], targets: targets,
 		failed: make(chan struct{})}
-	if err := s.start(ctx, hash); err != nil {
+	if err := s.start(ctx, self.Hash); err != nil {
 		err = s.explain(err)
 		s.Close(err)
 		return nil, err
@@ -227,7 +222,7 @@ func (s *Session) Close(runErr error) {
 				// Unreachable from here, but not necessarily dead.
 				hint = " (a rank still running there removes its files at its heartbeat timeout)"
 			}
-			s.o.Log.Printf("warning: host %s: could not remove %s: %v%s\n", t.Host, rank.JobDir(dir, s.current.id), err, hint)
+			s.o.Log.Printf("warning: host %s: could not remove %s: %v%s\n", t.Host, wire.JobDir(dir, s.current.id), err, hint)
 		}
 	}
 }
@@ -270,18 +265,4 @@ func (s *Session) stopAll(cut []int) []int {
 		}
 	}
 	return dead
-}
-
-// FileHash is the hex SHA-256 of a file: the identity of a binary.
-func FileHash(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("hash %s: %w", path, err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("hash %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -7,6 +7,7 @@
 // from Reduce, and Check must agree with it. Rates are bytes (or
 // operations) per second; times are nanoseconds on the coordinator's clock.
 //
-// This package imports only the standard library, ioswarm/result and
-// ioswarm/histogram; it must not import rank, barrier, launcher or report.
+// This package imports only the standard library, ioswarm/result,
+// ioswarm/histogram and ioswarm/wire (the phase names); it must not
+// import rank, barrier, launcher or report.
 package figures

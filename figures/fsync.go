@@ -5,6 +5,7 @@ import (
 
 	"ioswarm/histogram"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // FirstDoneNote says why a phase's first-done bandwidth is not reported,
@@ -19,7 +20,7 @@ import (
 // the filesystem call by call and writes without fsync are page-cache
 // figures throughout, so both keep the figure.
 func FirstDoneNote(phase string, direct, fsync bool) string {
-	if !fsync || direct || (phase != "write" && phase != "rewrite" && phase != "randwrite") {
+	if !fsync || direct || !wire.Phase(phase).IsWrite() {
 		return ""
 	}
 	return "not reported for buffered writes with fsync: when the first thread ended (after its fsync) " +

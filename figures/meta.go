@@ -5,17 +5,12 @@ import (
 	"math"
 
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // IsMetadata says whether a phase counts metadata operations (files
 // created, statted, read or deleted) rather than bytes.
-func IsMetadata(name string) bool {
-	switch name {
-	case "mdcreate", "mdstat", "mdread", "mddelete":
-		return true
-	}
-	return false
-}
+func IsMetadata(name string) bool { return wire.Phase(name).IsMeta() }
 
 // reduceMetadata sets the figures of a metadata phase from its threads:
 // ops_per_sec = ops / window (as IOPS), first_done_ops_per_sec = the

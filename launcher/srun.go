@@ -21,8 +21,10 @@ import (
 // its own exit status, so a failed launch names its node and rank, and the
 // ranks keep the numbers and hosts the coordinator gave them.
 type Srun struct {
-	Binary    string // this executable
-	RemoteBin string // this very build, installed at this path on every node: nothing is placed
+	Binary string // this executable
+	// BinaryHash is Binary's hex SHA-256 (selfbin.Self); "" hashes the file.
+	BinaryHash string
+	RemoteBin  string // this very build, installed at this path on every node: nothing is placed
 	// Advertise is the address ranks dial (from --listen); "" makes each
 	// node dial this machine's address on its route to that node.
 	Advertise string

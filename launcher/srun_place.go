@@ -2,11 +2,7 @@ package launcher
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -15,6 +11,7 @@ import (
 
 	"ioswarm/hostlist"
 	"ioswarm/mounts"
+	"ioswarm/selfbin"
 )
 
 // place decides which binary the nodes run: --remote-bin as given; this
@@ -33,7 +30,7 @@ func (l *Srun) place(ctx context.Context, targets []Target) (string, error) {
 		l.Log.Printf("srun: ranks run %s in place (a %s filesystem, seen by every node)\n", l.Binary, fs)
 		return l.Binary, nil
 	}
-	hash, err := fileSHA256(l.Binary)
+	hash, err := binaryHash(l.Binary, l.BinaryHash)
 	if err != nil {
 		return "", err
 	}
@@ -110,17 +107,17 @@ func (l *Srun) unplace(ctx context.Context, file string) error {
 	return nil
 }
 
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+// binaryHash is known, the hash the caller found for the binary at path,
+// or when it gave none the file's own.
+func binaryHash(path, known string) (string, error) {
+	if known != "" {
+		return known, nil
+	}
+	hash, err := selfbin.FileHash(path)
 	if err != nil {
 		return "", fmt.Errorf("reading own binary: %w", err)
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("reading own binary %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hash, nil
 }
 
 // sharedFS reports filesystem types that are, as a rule, mounted on every

@@ -19,6 +19,7 @@ import (
 // discards the launcher's messages.
 type SSH struct {
 	Binary         string        // the file placed on nodes (this executable)
+	BinaryHash     string        // its hex SHA-256 (selfbin.Self); "" = hash the file
 	RemoteBin      string        // use this path on every node instead of placing Binary
 	User           string        // login name for entries that give none (--ssh-user)
 	Identities     []string      // private key files tried first (--identity)
@@ -139,7 +140,7 @@ func (l *SSH) init(targets []Target) error {
 		l.nodes = make(map[int]*sshNode)
 	}
 	if l.build == nil {
-		b, err := inspectBinary(l.Binary)
+		b, err := inspectBinary(l.Binary, l.BinaryHash)
 		if err != nil {
 			return err
 		}

@@ -1,12 +1,9 @@
 package launcher
 
 import (
-	"crypto/sha256"
 	"debug/elf"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
@@ -26,19 +23,20 @@ type binaryInfo struct {
 var errDynamicBuild = errors.New("this ioswarm binary is dynamically linked; build it with CGO_ENABLED=0 " +
 	"to run it on other nodes (or install it on every node and pass --remote-bin)")
 
-// inspectBinary hashes the binary and reads its ELF header. A file that is
-// not ELF (a test's script) is placed without architecture checks.
-func inspectBinary(path string) (*binaryInfo, error) {
+// inspectBinary reads the binary's ELF header; hash is its SHA-256, or ""
+// to hash the file here. A file that is not ELF (a test's script) is
+// placed without architecture checks.
+func inspectBinary(path, hash string) (*binaryInfo, error) {
+	hash, err := binaryHash(path, hash)
+	if err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading own binary: %w", err)
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("reading own binary %s: %w", path, err)
-	}
-	b := &binaryInfo{path: path, hash: hex.EncodeToString(h.Sum(nil)), machine: "unknown"}
+	b := &binaryInfo{path: path, hash: hash, machine: "unknown"}
 	ef, err := elf.NewFile(f)
 	if err != nil {
 		return b, nil

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ioswarm/selfbin"
 )
 
 // fakeELF writes a minimal 64-bit little-endian ELF executable for machine:
@@ -53,14 +55,14 @@ func fakeELF(t *testing.T, machine elf.Machine, dynamic bool) string {
 }
 
 func TestInspectBuildFindsInterpreterAndMachine(t *testing.T) {
-	b, err := inspectBinary(fakeELF(t, elf.EM_AARCH64, true))
+	b, err := inspectBinary(fakeELF(t, elf.EM_AARCH64, true), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !b.dynamic || !strings.Contains(b.machine, "AARCH64") || b.unames[0] != "aarch64" {
 		t.Errorf("dynamic aarch64 build read as %+v", b)
 	}
-	b, err = inspectBinary(fakeELF(t, elf.EM_X86_64, false))
+	b, err = inspectBinary(fakeELF(t, elf.EM_X86_64, false), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +78,7 @@ func TestOwnBinaryMatchesThisMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := inspectBinary(exe)
+	b, err := inspectBinary(exe, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,5 +150,19 @@ func TestHostErrorsMessage(t *testing.T) {
 	}
 	if two.Of(4) == nil || two.Of(1) != nil || !errors.Is(two.Of(6), boom) {
 		t.Error("Of finds the wrong errors")
+	}
+}
+
+// A hash the caller found is taken as it is: the binary is hashed once
+// per process, not once more by each launcher.
+func TestInspectBinaryTakesAKnownHash(t *testing.T) {
+	path := fakeELF(t, elf.EM_X86_64, false)
+	b, err := inspectBinary(path, "feedface")
+	if err != nil || b.hash != "feedface" {
+		t.Fatalf("hash %q, %v; want the given one", b.hash, err)
+	}
+	b, err = inspectBinary(path, "")
+	if want, _ := selfbin.FileHash(path); err != nil || b.hash != want {
+		t.Errorf("hash %q, %v; want the file's %s", b.hash, err, want)
 	}
 }

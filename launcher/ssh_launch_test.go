@@ -125,7 +125,7 @@ func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
 	if len(addrs) != 1 || addrs[0] != "127.0.0.1" {
 		t.Errorf("addresses %v, want this end of the connection (127.0.0.1)", addrs)
 	}
-	b, _ := inspectBinary(bin)
+	b, _ := inspectBinary(bin, "")
 	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
 	st1, err := os.Stat(cached)
 	if err != nil {
@@ -150,7 +150,7 @@ func TestSSHReplacesTamperedCache(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
 	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
-	b, _ := inspectBinary(bin)
+	b, _ := inspectBinary(bin, "")
 	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
 	if err := os.WriteFile(cached, []byte("#!/bin/sh\necho tampered\n"), 0o700); err != nil {
 		t.Fatal(err)
@@ -297,7 +297,7 @@ func TestSSHStampCatchesSameSizeRewrite(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
 	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
-	b, _ := inspectBinary(bin)
+	b, _ := inspectBinary(bin, "")
 	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
 	name, _ := os.ReadFile("/proc/sys/kernel/hostname")
 	stamp, err := os.ReadFile(cached + ".verified." + strings.TrimSpace(string(name)))

@@ -7,6 +7,7 @@
 //
 // Two halves: Probe and Serve run on the node (in `ioswarm hosts probe`),
 // Check runs here and reaches the nodes through a launcher. It may import
-// launcher, clock, mounts, nodefacts, uring and units, never barrier, rank or the coordinator: it
+// launcher, clock, mounts, nodefacts, uring, units and wire (the job
+// directory's name), never barrier, rank or the coordinator: it
 // must work on nodes where a benchmark cannot start.
 package preflight

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"ioswarm/nodefacts"
 	"ioswarm/uring"
+	"ioswarm/wire"
 	"os"
 	"os/user"
-	"path/filepath"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -89,12 +89,12 @@ func writeTest(dir string) error {
 	if _, err := rand.Read(id[:]); err != nil {
 		return err
 	}
-	jd := filepath.Join(dir, "ioswarm-"+hex.EncodeToString(id[:]))
+	jd := wire.JobDir(dir, hex.EncodeToString(id[:]))
 	if err := os.Mkdir(jd, 0o755); err != nil {
 		return err
 	}
 	defer os.Remove(jd)
-	p := filepath.Join(jd, "t0.dat")
+	p := wire.ThreadFile(jd, 0)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"ioswarm/wire"
 )
 
 // mountRamfs mounts a ramfs, which has no direct I/O, on a temp dir. It
@@ -28,7 +30,7 @@ func mountRamfs(t *testing.T) string {
 
 func TestDirectRefusedNamesDirAndLeavesNothing(t *testing.T) {
 	dir := mountRamfs(t)
-	jd := JobDir(dir, "0123abcd")
+	jd := wire.JobDir(dir, "0123abcd")
 	_, err := createJobDir(jd, 0, true)
 	if err == nil {
 		t.Fatal("ramfs accepted O_DIRECT: the probe proves nothing")
@@ -64,7 +66,7 @@ func TestDirectAcceptedKeepsJobDirAndRemovesProbe(t *testing.T) {
 	if !directOK(t, dir) {
 		t.Skipf("%s refuses O_DIRECT", dir)
 	}
-	jd := JobDir(dir, "0123abcd")
+	jd := wire.JobDir(dir, "0123abcd")
 	if _, err := createJobDir(jd, 0, true); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +83,7 @@ func TestPhasesWithDirect(t *testing.T) {
 		t.Skipf("%s refuses O_DIRECT", filepath.Dir(w.path))
 	}
 	for _, phase := range []string{"write", "read", "randwrite", "randread", "read"} {
-		p := testParams(phase, 64<<10)
+		p := testParams(wire.Phase(phase), 64<<10)
 		if strings.HasPrefix(phase, "rand") {
 			p.block = 4096
 		}
@@ -102,7 +104,7 @@ func TestDirectProbesOfRanksSharingADir(t *testing.T) {
 	if !directOK(t, dir) {
 		t.Skipf("%s refuses O_DIRECT", dir)
 	}
-	jd := JobDir(dir, "0123abcd")
+	jd := wire.JobDir(dir, "0123abcd")
 	errs := make(chan error, 8)
 	for r := 0; r < 8; r++ {
 		go func() {

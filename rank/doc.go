@@ -3,7 +3,8 @@
 // record per thread.
 //
 // A rank never decides anything about the job: every step is a request from
-// the coordinator, answered once. It may import barrier (the transport),
-// clock, histogram, mounts, nodefacts, result and uring, never launcher
-// or the coordinator (internal/importrules checks it).
+// the coordinator, answered once, in the messages package wire defines. It
+// may import barrier (the transport), clock, histogram, mounts, nodefacts,
+// result, uring and wire, never launcher or the coordinator
+// (internal/importrules checks it).
 package rank

@@ -8,33 +8,14 @@ import (
 	"regexp"
 
 	"golang.org/x/sys/unix"
+
+	"ioswarm/wire"
 )
-
-// JobDir is the only directory a job writes in: <dir>/ioswarm-<jobid>.
-func JobDir(dir, jobID string) string {
-	return filepath.Join(dir, "ioswarm-"+jobID)
-}
-
-// ThreadFile is thread's file in the job directory.
-func ThreadFile(jobDir string, thread int) string {
-	return filepath.Join(jobDir, fmt.Sprintf("t%d.dat", thread))
-}
 
 // probePath is the file a rank creates to prove O_DIRECT works. Each rank
 // has its own: ranks sharing a directory on one filesystem probe at once.
 func probePath(jobDir string, rank int) string {
 	return filepath.Join(jobDir, fmt.Sprintf(".direct-probe-%d", rank))
-}
-
-// validJobID keeps a job ID from ever naming a path outside <dir>.
-var validJobID = regexp.MustCompile(`^[0-9a-f]{4,64}$`)
-
-// CheckJobID rejects a job ID that is not the hex a coordinator makes.
-func CheckJobID(id string) error {
-	if !validJobID.MatchString(id) {
-		return fmt.Errorf("invalid job id %q", id)
-	}
-	return nil
 }
 
 // ourFile matches the names a job creates, and only those.
@@ -45,10 +26,10 @@ var ourFile = regexp.MustCompile(`^(t[0-9]+\.dat|shared\.dat|\.direct-probe-[0-9
 // else, so a mistyped directory cannot cost a user data. It is what a rank
 // runs at the end and what the coordinator runs after a rank died.
 func RemoveJobFiles(dir, jobID string) error {
-	if err := CheckJobID(jobID); err != nil {
+	if err := wire.CheckJobID(jobID); err != nil {
 		return err
 	}
-	jd := JobDir(dir, jobID)
+	jd := wire.JobDir(dir, jobID)
 	d, err := openJobDir(jd)
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
 		return nil
@@ -201,8 +182,8 @@ func probeDirect(d *dirHandle, path string) error {
 // prepareFiles readies the files for phase, untimed: a write phase must
 // find none of its files (removeOld), any other phase all of them full
 // (prefill).
-func (s *state) prepareFiles(phase string) error {
-	if phase == "write" {
+func (s *state) prepareFiles(phase wire.Phase) error {
+	if phase == wire.Write {
 		return s.removeOld()
 	}
 	return s.prefill()

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"ioswarm/wire"
 )
 
 // A symbolic link at the job directory's name is refused when the job
@@ -16,7 +18,7 @@ func TestSymlinkedJobDirIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	const id = "abcdef012345"
-	jd := JobDir(dir, id)
+	jd := wire.JobDir(dir, id)
 	if err := os.Symlink(target, jd); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +79,7 @@ func TestRemoveFilesStaysInTheJobDir(t *testing.T) {
 // directory is refused.
 func TestFilesAreMadeInTheOpenedJobDir(t *testing.T) {
 	dir, target := t.TempDir(), t.TempDir()
-	jd := JobDir(dir, "abcd1234")
+	jd := wire.JobDir(dir, "abcd1234")
 	d, err := createJobDir(jd, 0, false)
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +92,7 @@ func TestFilesAreMadeInTheOpenedJobDir(t *testing.T) {
 	if err := os.Symlink(target, jd); err != nil {
 		t.Fatal(err)
 	}
-	w := newWorker(0, ThreadFile(jd, 0), 64<<10, newPattern(1, 0))
+	w := newWorker(0, wire.ThreadFile(jd, 0), 64<<10, newPattern(1, 0))
 	p := testParams("write", 64<<10)
 	p.dir = d
 	runPhaseOn(t, w, p)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ioswarm/histogram"
+	"ioswarm/wire"
 )
 
 // testWorker is thread 0 of a job with seed 1, its file in a fresh temp dir.
@@ -30,7 +31,7 @@ func openTestDir(t *testing.T, dir string) *dirHandle {
 	return d
 }
 
-func testParams(name string, block int64) *phaseParams {
+func testParams(name wire.Phase, block int64) *phaseParams {
 	return &phaseParams{name: name, block: block, fsync: true, seed: 7, stop: new(atomic.Bool)}
 }
 

@@ -1,19 +1,10 @@
 package rank
 
 import (
-	"time"
-
 	"ioswarm/histogram"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
-
-// LatencyStep is the length of the intervals random phases keep latency
-// histograms for: long enough that an interval holds thousands of
-// operations, short enough to show a stall. Interval k covers
-// [release + k·step, release + (k+1)·step) on the rank's clock, and the
-// release is one coordinator time for every rank, so the ranks' intervals
-// line up and merge by adding buckets.
-const LatencyStep = int64(time.Second)
 
 // maxIntervals bounds the intervals a thread keeps (an hour of seconds):
 // past it, the last interval takes every later operation.
@@ -23,7 +14,7 @@ const maxLatencyIntervals = 3600
 // histogram. A new histogram is made only when a new interval begins,
 // once a second at most, never per operation.
 func (w *worker) recordInterval(p *phaseParams, t1, latency int64) {
-	k := int((t1 - p.intervalStart) / LatencyStep)
+	k := int((t1 - p.intervalStart) / wire.LatencyStep)
 	k = min(max(k, 0), maxLatencyIntervals-1)
 	for len(w.ivHist) <= k {
 		w.ivHist = append(w.ivHist, nil)

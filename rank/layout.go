@@ -1,22 +1,6 @@
 package rank
 
-import "path/filepath"
-
-// Layouts and patterns of the data files (--layout, --pattern, --rand-scope).
-const (
-	LayoutPerThread = "per-thread" // one file per thread (N-N), the default
-	LayoutShared    = "shared"     // one file for all threads (N-1)
-	PatternSegment  = "segmented"  // thread i owns the contiguous range [i·S, (i+1)·S)
-	PatternStrided  = "strided"    // record j of thread i lies at (j·T + i)·block
-	ScopeSegment    = "segment"    // random offsets within the thread's own part
-	ScopeFile       = "file"       // random offsets anywhere in the shared file
-)
-
-// SharedFileName is the one file of a shared-layout job, in its job directory.
-const SharedFileName = "shared.dat"
-
-// SharedFile is the shared file of the job directory jd.
-func SharedFile(jd string) string { return filepath.Join(jd, SharedFileName) }
+import "ioswarm/wire"
 
 // fileMap places a thread's data in the file it uses. Every thread moves
 // seg bytes, which it addresses as logical offsets 0..seg; the map says
@@ -76,9 +60,9 @@ func (m fileMap) at(l int64) int64 {
 	switch {
 	case m.whole:
 		return l
-	case m.pattern == PatternSegment:
+	case m.pattern == wire.PatternSegment:
 		return m.thread*m.seg + l
-	case m.pattern == PatternStrided:
+	case m.pattern == wire.PatternStrided:
 		return (l/m.block*m.threads+m.thread)*m.block + l%m.block
 	}
 	return l
@@ -88,9 +72,9 @@ func (m fileMap) at(l int64) int64 {
 // writer puts there and a verifier expects.
 func (m fileMap) owner(off int64) uint32 {
 	switch m.pattern {
-	case PatternSegment:
+	case wire.PatternSegment:
 		return uint32(off / m.seg)
-	case PatternStrided:
+	case wire.PatternStrided:
 		return uint32(off / m.block % m.threads)
 	}
 	return uint32(m.thread)

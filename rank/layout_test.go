@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/histogram"
+	"ioswarm/wire"
 )
 
 // Every byte of a shared file belongs to exactly one thread, the one that
@@ -19,7 +20,7 @@ import (
 // cover the file, and owner names the writer of every byte.
 func TestSharedMapsPartitionTheFile(t *testing.T) {
 	const block = 4 * unitSize
-	for _, pattern := range []string{PatternSegment, PatternStrided} {
+	for _, pattern := range []string{wire.PatternSegment, wire.PatternStrided} {
 		for _, threads := range []int{1, 2, 3, 5, 7} {
 			seg := int64(6 * block)
 			writer := make([]int, seg*int64(threads))
@@ -47,10 +48,10 @@ func TestSharedMapsPartitionTheFile(t *testing.T) {
 					t.Fatalf("%s, %d threads: owner(%d) = %d, written by %d", pattern, threads, b, got, th)
 				}
 			}
-			if pattern == PatternSegment && threads == 3 && writer[seg] != 1 {
+			if pattern == wire.PatternSegment && threads == 3 && writer[seg] != 1 {
 				t.Errorf("segmented: byte %d (thread 1's first) written by %d", seg, writer[seg])
 			}
-			if pattern == PatternStrided && threads == 3 && (writer[block] != 1 || writer[3*block] != 0) {
+			if pattern == wire.PatternStrided && threads == 3 && (writer[block] != 1 || writer[3*block] != 0) {
 				t.Errorf("strided: records 1 and 3 written by %d and %d, want 1 and 0", writer[block], writer[3*block])
 			}
 		}
@@ -62,7 +63,7 @@ func TestSharedMapsPartitionTheFile(t *testing.T) {
 // a whole-file map addresses every byte once.
 func TestSharedRandomOffsetsStayInTheThreadsPart(t *testing.T) {
 	const block, rb = 8 * unitSize, 2 * unitSize
-	m := sharedMap(PatternStrided, 2, 3, 4*block, block)
+	m := sharedMap(wire.PatternStrided, 2, 3, 4*block, block)
 	g := newOffsetGen(5, 2, m.span(), rb)
 	g.m = m
 	for i := 0; i < 1000; i++ {
@@ -81,7 +82,7 @@ func TestSharedRandomOffsetsStayInTheThreadsPart(t *testing.T) {
 // made and sized as makeShared does, with optional io_uring rings.
 func sharedWorkers(t *testing.T, pattern string, threads int, seg, block int64) []*worker {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), SharedFileName)
+	path := filepath.Join(t.TempDir(), wire.SharedFileName)
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -125,15 +126,15 @@ func checkShared(t *testing.T, ws []*worker) {
 func TestSharedFileWriteReadVerify(t *testing.T) {
 	const block = 64 << 10
 	for _, engine := range []string{engineSync, engineUring} {
-		for _, pattern := range []string{PatternSegment, PatternStrided} {
+		for _, pattern := range []string{wire.PatternSegment, wire.PatternStrided} {
 			t.Run(engine+"/"+pattern, func(t *testing.T) {
 				ws := sharedWorkers(t, pattern, 3, 4*block, block)
 				params := func(name string, b int64) *phaseParams {
-					p := testParams(name, b)
+					p := testParams(wire.Phase(name), b)
 					if engine == engineUring {
 						p.engine, p.depth = engineUring, 4
 					}
-					p.verify, p.randScope = true, ScopeFile
+					p.verify, p.randScope = true, wire.ScopeFile
 					return p
 				}
 				withRing := func(w *worker, size int64) {
@@ -202,7 +203,7 @@ func TestMetadataCreateFailureNamesThreadAndPath(t *testing.T) {
 		t.Skipf("mount tmpfs: %v", err)
 	}
 	defer unix.Unmount(dir, 0)
-	s := &state{job: Job{MDFiles: 10, MDSize: 100}, jobDir: dir, dir: openTestDir(t, dir)}
+	s := &state{job: wire.Job{MDFiles: 10, MDSize: 100}, jobDir: dir, dir: openTestDir(t, dir)}
 	defer s.closeDirs() // before the unmount
 	s.workers = []*worker{newWorker(7, "", 0, newPattern(1, 7))}
 	s.setupMD()
@@ -231,14 +232,14 @@ func TestMetadataCreateFailureNamesThreadAndPath(t *testing.T) {
 func TestMetadataPhasesCountAndVerify(t *testing.T) {
 	for _, shared := range []bool{false, true} {
 		dir := t.TempDir()
-		mddir := MDDirPerThread
+		mddir := wire.MDDirPerThread
 		if shared {
-			mddir = MDDirShared
+			mddir = wire.MDDirShared
 		}
-		s := &state{job: Job{MDFiles: 50, MDSize: 3901, MDDir: mddir}, jobDir: dir, dir: openTestDir(t, dir)}
+		s := &state{job: wire.Job{MDFiles: 50, MDSize: 3901, MDDir: mddir}, jobDir: dir, dir: openTestDir(t, dir)}
 		s.workers = []*worker{newWorker(0, "", 0, newPattern(1, 0)), newWorker(1, "", 0, newPattern(1, 1))}
 		s.setupMD()
-		for _, name := range MDPhases {
+		for _, name := range wire.MDPhases {
 			if err := s.prepareMD(name); err != nil {
 				t.Fatal(err)
 			}

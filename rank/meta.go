@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/wire"
 )
 
 // The metadata phases (mdtest's, elbencho's): each thread creates, stats,
@@ -20,21 +21,6 @@ import (
 // in a directory of its own (md-t<thread>, mdtest "easy") or in one
 // directory all threads share (md-shared, names t<thread>.f<j>, a
 // "hard"-like case where every create contends for the same directory).
-const (
-	MDDirPerThread = "per-thread"
-	MDDirShared    = "shared"
-)
-
-// MDPhases are the metadata phases, in the order they make sense.
-var MDPhases = []string{"mdcreate", "mdstat", "mdread", "mddelete"}
-
-func isMDPhase(name string) bool {
-	switch name {
-	case "mdcreate", "mdstat", "mdread", "mddelete":
-		return true
-	}
-	return false
-}
 
 // ourMDDir and ourMDFile match the metadata directories in a job
 // directory and the files in them, and only those.
@@ -79,16 +65,16 @@ func (s *state) setupMD() {
 }
 
 // mdShared says whether this job's metadata files share one directory.
-func (s *state) mdShared() bool { return s.job.MDDir == MDDirShared }
+func (s *state) mdShared() bool { return s.job.MDDir == wire.MDDirShared }
 
 // prepareMD readies the metadata files for phase, untimed: the
 // directories exist; mdcreate finds none of the files, any other phase
 // all of them.
-func (s *state) prepareMD(phase string) error {
+func (s *state) prepareMD(phase wire.Phase) error {
 	if err := s.openMDDirs(); err != nil {
 		return err
 	}
-	if phase == "mdcreate" {
+	if phase == wire.MDCreate {
 		if s.mdAny {
 			if err := s.eachMDWorker("remove the previous", func(w *worker, p string) error {
 				if err := unix.Unlinkat(w.mdDir.fd, p, 0); err != nil && !errors.Is(err, unix.ENOENT) {
@@ -182,13 +168,13 @@ func (w *worker) mdData(buf []byte) []byte {
 }
 
 // phaseDone notes what a phase that succeeded left on disk.
-func (s *state) phaseDone(phase string) {
+func (s *state) phaseDone(phase wire.Phase) {
 	switch phase {
-	case "write":
+	case wire.Write:
 		s.sharedFull = s.shared()
-	case "mdcreate":
+	case wire.MDCreate:
 		s.mdAll, s.mdAny = true, true
-	case "mddelete":
+	case wire.MDDelete:
 		s.mdAll, s.mdAny = false, false
 	}
 }
@@ -271,17 +257,17 @@ func removeMDDir(parent *os.File, pd, name string, match func(string) bool) erro
 
 // dropMD empties the caches a metadata phase would hit: dentries and
 // inodes, which only drop_caches reaches (O_DIRECT and fadvise do not).
-func (s *state) dropMD() DropReply {
+func (s *state) dropMD() wire.DropReply {
 	switch {
 	case s.job.DropCaches == "off":
-		return DropReply{Method: "none"}
+		return wire.DropReply{Method: "none"}
 	case canDropNode():
 		if err := s.dropKernel(); err != nil {
-			return DropReply{Method: "none", Warning: err.Error()}
+			return wire.DropReply{Method: "none", Warning: err.Error()}
 		}
-		return DropReply{Method: "drop_caches"}
+		return wire.DropReply{Method: "drop_caches"}
 	}
-	return DropReply{Method: "none", Warning: "cannot write " + dropCachesPath +
+	return wire.DropReply{Method: "none", Warning: "cannot write " + dropCachesPath +
 		" (not root): metadata phases ran with the node's dentry and inode caches as they were"}
 }
 
@@ -298,7 +284,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	// file holds; a copy stays for the check after each read.
 	data, want := buf[:p.mdSize], buf[len(buf)/2:len(buf)/2+int(p.mdSize)]
 	copy(want, data)
-	untimed := p.name == "mdcreate" || p.name == "mddelete"
+	untimed := p.name == wire.MDCreate || p.name == wire.MDDelete
 	path := make([]byte, 0, len(prefix)+24)
 	w.rec.StartNS = clock.Now()
 	if p.gate != nil {
@@ -317,7 +303,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 		if err != nil {
 			return fmt.Errorf("%s %s/%s: %w", p.name, w.mdDir.path, path[:len(path)-1], err)
 		}
-		if p.verify && p.name == "mdread" && !bytes.Equal(data, want) {
+		if p.verify && p.name == wire.MDRead && !bytes.Equal(data, want) {
 			return fmt.Errorf("verify %s/%s: contents differ from what thread %d wrote", w.mdDir.path, path[:len(path)-1], w.thread)
 		}
 		if !timed {
@@ -334,7 +320,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 		return nil // timedEnd was called at the stonewall
 	}
 	bytes := ops * p.mdSize
-	if p.name == "mdstat" || p.name == "mddelete" {
+	if p.name == wire.MDStat || p.name == wire.MDDelete {
 		bytes = 0
 	}
 	w.timedEnd(clock.Now(), bytes, ops, false)
@@ -348,7 +334,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 	ptr := uintptr(unsafe.Pointer(&path[0]))
 	dirfd := uintptr(w.mdDir.fd)
 	switch p.name {
-	case "mdcreate":
+	case wire.MDCreate:
 		fd, err := openat(dirfd, ptr, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
 		if err != nil {
 			return err
@@ -360,7 +346,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 			}
 		}
 		return unix.Close(fd)
-	case "mdstat":
+	case wire.MDStat:
 		var st unix.Stat_t
 		if _, _, e := unix.Syscall6(unix.SYS_NEWFSTATAT, dirfd, ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0); e != 0 {
 			return e
@@ -369,7 +355,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 			return fmt.Errorf("verify: mode %o, %d bytes; want a regular file of %d", st.Mode, st.Size, len(data))
 		}
 		return nil
-	case "mdread":
+	case wire.MDRead:
 		fd, err := openat(dirfd, ptr, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 		if err != nil {
 			return err
@@ -381,7 +367,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 			}
 		}
 		return unix.Close(fd)
-	case "mddelete":
+	case wire.MDDelete:
 		if _, _, e := unix.Syscall(unix.SYS_UNLINKAT, dirfd, ptr, 0); e != 0 {
 			return e
 		}

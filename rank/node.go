@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"ioswarm/mounts"
+	"ioswarm/wire"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -12,8 +13,8 @@ import (
 // checkNode inspects the node and the benchmark directory without writing
 // anything, so a bad directory on any node stops the job before a single
 // file exists anywhere.
-func checkNode(dir string, need int64) (SetupReply, error) {
-	var r SetupReply
+func checkNode(dir string, need int64) (wire.SetupReply, error) {
+	var r wire.SetupReply
 	st, err := os.Stat(dir)
 	if err != nil {
 		return r, fmt.Errorf("dir %s: %w", dir, errors.Unwrap(err))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/histogram"
+	"ioswarm/wire"
 )
 
 // progressEvery is how often a rank reports its running totals during a
@@ -23,20 +23,20 @@ const progressEvery = time.Second
 // runPhase runs every worker through one phase. Buffers, histograms and
 // threads are made ready first; then every worker starts on its own at
 // req.ReleaseAt on this rank's clock (see awaitRelease).
-func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
+func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, error) {
 	if s.dir == nil {
 		// Every file of a phase is opened relative to the job directory.
-		return RunReply{}, fmt.Errorf("%s: the job directory is not made yet", req.Phase)
+		return wire.RunReply{}, fmt.Errorf("%s: the job directory is not made yet", req.Phase)
 	}
 	p := s.params(req)
 	bufs, err := s.prepare(p)
 	if err != nil {
-		return RunReply{}, err
+		return wire.RunReply{}, err
 	}
 	defer freeBuffers(bufs)
 	closeRings, err := s.prepareUring(p)
 	if err != nil {
-		return RunReply{}, err
+		return wire.RunReply{}, err
 	}
 	defer closeRings()
 	finished := make(chan struct{})
@@ -55,28 +55,28 @@ func (s *state) runPhase(ctx context.Context, req Run) (RunReply, error) {
 	if released == 0 {
 		// No worker reached the release: the phase was abandoned first.
 		if err := ctx.Err(); err != nil {
-			return RunReply{}, err
+			return wire.RunReply{}, err
 		}
 	}
 	if err := firstError(errs); err != nil {
-		return RunReply{}, err
+		return wire.RunReply{}, err
 	}
 	s.phaseDone(req.Phase)
 	return s.phaseReply(released), nil
 }
 
 // params is what the phase req asks of every worker.
-func (s *state) params(req Run) *phaseParams {
+func (s *state) params(req wire.Run) *phaseParams {
 	p := &phaseParams{
 		name: req.Phase, block: s.job.Block, direct: s.job.Direct, fsync: s.job.Fsync,
 		verify: s.job.Verify, seed: s.job.Seed ^ uint64(req.Iteration+1)*0x9e3779b97f4a7c15,
 		stop: new(atomic.Bool), locked: true, dir: s.dir,
 	}
-	if req.Phase == "randwrite" || req.Phase == "randread" {
+	if req.Phase == wire.RandWrite || req.Phase == wire.RandRead {
 		p.block = s.job.RandBlock
 	}
 	p.randScope = s.job.RandScope
-	if isMDPhase(req.Phase) {
+	if req.Phase.IsMeta() {
 		// The buffer holds a file's data and, in its second half, the
 		// copy a verified read is checked against (see metadata).
 		p.mdSize, p.mdFiles = s.job.MDSize, s.job.MDFiles
@@ -87,7 +87,7 @@ func (s *state) params(req Run) *phaseParams {
 	if req.StonewallNS > 0 {
 		p.stonewall = req.ReleaseAt + req.StonewallNS
 	}
-	if strings.HasPrefix(req.Phase, "rand") {
+	if req.Phase.IsRandom() {
 		p.intervals, p.intervalStart = true, req.ReleaseAt
 	}
 	return p
@@ -99,7 +99,7 @@ func (s *state) params(req Run) *phaseParams {
 // are slow on virtual machines.
 func (s *state) prepare(p *phaseParams) ([][]byte, error) {
 	size := p.block
-	if p.name == "randwrite" && bodyWindows(p.block) {
+	if p.name == wire.RandWrite && bodyWindows(p.block) {
 		size = patternPeriod // see bodyWindows
 	}
 	bufs, err := alignedBuffers(len(s.workers), size)
@@ -185,9 +185,9 @@ func firstError(errs []error) error {
 	return nil
 }
 
-func (s *state) phaseReply(released int64) RunReply {
+func (s *state) phaseReply(released int64) wire.RunReply {
 	merged := histogram.New()
-	reply := RunReply{ReleasedAt: released, Threads: make([]ThreadRecord, len(s.workers))}
+	reply := wire.RunReply{ReleasedAt: released, Threads: make([]wire.ThreadRecord, len(s.workers))}
 	for i, w := range s.workers {
 		merged.Merge(w.hist)
 		reply.Threads[i] = w.rec
@@ -197,7 +197,7 @@ func (s *state) phaseReply(released int64) RunReply {
 	return reply
 }
 
-func (s *state) reportProgress(phase string, finished <-chan struct{}) {
+func (s *state) reportProgress(phase wire.Phase, finished <-chan struct{}) {
 	t := time.NewTicker(progressEvery)
 	defer t.Stop()
 	for {
@@ -211,14 +211,14 @@ func (s *state) reportProgress(phase string, finished <-chan struct{}) {
 			}
 			// Best effort: a full queue or a closing session only
 			// loses a progress line.
-			_ = s.member.Notify(KindProgress, Progress{Phase: phase, Bytes: b})
+			_ = s.member.Notify(wire.KindProgress, wire.Progress{Phase: phase, Bytes: b})
 		}
 	}
 }
 
 // firstDone answers how many bytes every worker had completed at rank time at.
-func (s *state) firstDone(req FirstDone, opBytes int64) FirstDoneReply {
-	out := FirstDoneReply{Bytes: make([]int64, len(s.workers)), Ops: make([]int64, len(s.workers))}
+func (s *state) firstDone(req wire.FirstDone, opBytes int64) wire.FirstDoneReply {
+	out := wire.FirstDoneReply{Bytes: make([]int64, len(s.workers)), Ops: make([]int64, len(s.workers))}
 	for i, w := range s.workers {
 		out.Bytes[i] = w.bytesAt(req.At, opBytes)
 		out.Ops[i] = w.opsAt(req.At)

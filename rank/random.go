@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/wire"
 )
 
 // offsetGen draws block-aligned offsets uniformly over a file, with
@@ -39,7 +40,7 @@ func (g *offsetGen) next() int64 {
 // draws its offsets: src's part of the file, or with --rand-scope file
 // the whole shared file.
 func randomMap(src source, scope string) fileMap {
-	if src.m.shared() && scope == ScopeFile {
+	if src.m.shared() && scope == wire.ScopeFile {
 		return src.m.wholeFile()
 	}
 	return src.m
@@ -61,7 +62,7 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 	gen.m = m
 	w.log.reset(total, defaultLogEntries)
 	mode := unix.O_RDONLY
-	if p.name == "randwrite" {
+	if p.name == wire.RandWrite {
 		mode = unix.O_WRONLY
 	}
 	w.rec.File = src.path
@@ -86,11 +87,11 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 // stamps.
 func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, total int64, src source) (int64, error) {
 	if w.uring != nil {
-		write := p.name == "randwrite"
+		write := p.name == wire.RandWrite
 		return w.uringLoop(p, fd, w.uring, uringJob{write: write, total: total, block: p.block, next: gen.next,
 			windows: write && bodyWindows(p.block), src: src, whole: gen.m.whole})
 	}
-	write := p.name == "randwrite"
+	write := p.name == wire.RandWrite
 	block := p.block
 	windows := write && int64(len(buf)) == patternPeriod && bodyWindows(block)
 	period := buf

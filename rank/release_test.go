@@ -12,6 +12,7 @@ import (
 
 	"ioswarm/barrier"
 	"ioswarm/clock"
+	"ioswarm/wire"
 )
 
 func TestAwaitReleaseReturnsAtTheMoment(t *testing.T) {
@@ -74,15 +75,15 @@ func testState(t *testing.T, threads ...int) (*state, func(kind string, body any
 		b, _ := json.Marshal(out)
 		return b
 	}
-	req(KindSetup, Setup{Job: Job{ID: "abcd01", Seed: 1, FileSize: 16 << 10, Block: 4 << 10, RandBlock: 4 << 10,
+	req(wire.KindSetup, wire.Setup{Job: wire.Job{ID: "abcd01", Seed: 1, FileSize: 16 << 10, Block: 4 << 10, RandBlock: 4 << 10,
 		Fsync: true, DropCaches: "off"}, Dir: t.TempDir(), Threads: threads})
-	req(KindCreate, Empty{})
+	req(wire.KindCreate, wire.Empty{})
 	return s, req
 }
 
-func runReply(t *testing.T, raw json.RawMessage) RunReply {
+func runReply(t *testing.T, raw json.RawMessage) wire.RunReply {
 	t.Helper()
-	var r RunReply
+	var r wire.RunReply
 	if err := json.Unmarshal(raw, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +96,13 @@ func runReply(t *testing.T, raw json.RawMessage) RunReply {
 func TestWriteIterationsTimeNoTruncation(t *testing.T) {
 	s, req := testState(t, 0, 1)
 	for iter := 1; iter <= 2; iter++ {
-		req(KindPrepare, Prepare{Phase: "write"})
+		req(wire.KindPrepare, wire.Prepare{Phase: "write"})
 		for _, w := range s.workers {
 			if _, err := os.Stat(w.path); !errors.Is(err, os.ErrNotExist) {
 				t.Fatalf("iteration %d: %s exists before the timed open (%v)", iter, w.path, err)
 			}
 		}
-		r := runReply(t, req(KindRun, Run{Phase: "write", Iteration: iter, ReleaseAt: clock.Now() + int64(5*time.Millisecond)}))
+		r := runReply(t, req(wire.KindRun, wire.Run{Phase: "write", Iteration: iter, ReleaseAt: clock.Now() + int64(5*time.Millisecond)}))
 		for _, tr := range r.Threads {
 			if tr.Bytes != 16<<10 {
 				t.Fatalf("iteration %d: record %+v", iter, tr)
@@ -112,8 +113,8 @@ func TestWriteIterationsTimeNoTruncation(t *testing.T) {
 					iter, tr.FsyncNS, tr.CloseNS, tr.EndNS-tr.StartNS)
 			}
 		}
-		req(KindPrepare, Prepare{Phase: "read"}) // finds full files: writes nothing
-		r = runReply(t, req(KindRun, Run{Phase: "read", Iteration: iter, ReleaseAt: clock.Now()}))
+		req(wire.KindPrepare, wire.Prepare{Phase: "read"}) // finds full files: writes nothing
+		r = runReply(t, req(wire.KindRun, wire.Run{Phase: "read", Iteration: iter, ReleaseAt: clock.Now()}))
 		for _, tr := range r.Threads {
 			if tr.Bytes != 16<<10 || tr.FsyncNS != 0 || tr.CloseNS <= 0 {
 				t.Errorf("iteration %d read: record %+v (a read has no fsync)", iter, tr)
@@ -128,9 +129,9 @@ func TestWriteIterationsTimeNoTruncation(t *testing.T) {
 // The rank's release moment is the earliest worker's, at or after ReleaseAt.
 func TestRunPhaseReleaseMoment(t *testing.T) {
 	_, req := testState(t, 0, 1, 2)
-	req(KindPrepare, Prepare{Phase: "write"})
+	req(wire.KindPrepare, wire.Prepare{Phase: "write"})
 	at := clock.Now() + int64(20*time.Millisecond)
-	r := runReply(t, req(KindRun, Run{Phase: "write", Iteration: 1, ReleaseAt: at}))
+	r := runReply(t, req(wire.KindRun, wire.Run{Phase: "write", Iteration: 1, ReleaseAt: at}))
 	if r.ReleasedAt < at || r.ReleasedAt-at > int64(5*time.Millisecond) {
 		t.Fatalf("released at %+d ns from ReleaseAt", r.ReleasedAt-at)
 	}
@@ -148,7 +149,7 @@ func TestRunPhaseCancelledBeforeRelease(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
 	t0 := time.Now()
-	_, err := s.runPhase(ctx, Run{Phase: "write", Iteration: 1, ReleaseAt: clock.Now() + int64(time.Hour)})
+	_, err := s.runPhase(ctx, wire.Run{Phase: "write", Iteration: 1, ReleaseAt: clock.Now() + int64(time.Hour)})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/wire"
 )
 
 // seqWrite is the write phase: open (creating and truncating; for
@@ -17,7 +18,7 @@ func (w *worker) seqWrite(p *phaseParams, buf []byte) error {
 	block := int64(len(buf))
 	w.log.reset(w.size/block, defaultLogEntries)
 	mode := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC
-	if p.name == "rewrite" || w.m.shared() {
+	if p.name == wire.Rewrite || w.m.shared() {
 		// IOzone's rewrite: the same records again over the file as it
 		// stands, which the filesystem need not allocate anew. A shared
 		// file was made, sized, before the phase (makeShared).

@@ -11,6 +11,7 @@ import (
 	"ioswarm/barrier"
 	"ioswarm/nodefacts"
 	"ioswarm/uring"
+	"ioswarm/wire"
 )
 
 // Options start a rank process.
@@ -29,8 +30,8 @@ type Options struct {
 type state struct {
 	member  *barrier.Member
 	log     io.Writer
-	job     Job
-	setup   Setup
+	job     wire.Job
+	setup   wire.Setup
 	jobDir  string
 	dir     *dirHandle            // the job directory, open from create on
 	mdDirs  map[string]*dirHandle // its metadata directories, by name
@@ -105,99 +106,99 @@ func (s *state) serve(ctx context.Context, m *barrier.Member) error {
 
 func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 	switch req.Kind {
-	case KindFacts:
-		var in Facts
+	case wire.KindFacts:
+		var in wire.Facts
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
 		return nodefacts.Gather(ctx, in.Dir), nil
-	case KindSetup:
-		var in Setup
+	case wire.KindSetup:
+		var in wire.Setup
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
 		return s.doSetup(in)
-	case KindCreate:
+	case wire.KindCreate:
 		d, err := createJobDir(s.jobDir, s.setup.Rank, s.job.Direct)
 		if err != nil {
 			return nil, err
 		}
 		s.dir.close()
 		s.dir, s.created = d, true
-		return Empty{}, nil
-	case KindPrepare:
-		var in Prepare
+		return wire.Empty{}, nil
+	case wire.KindPrepare:
+		var in wire.Prepare
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
-		if isMDPhase(in.Phase) {
-			return Empty{}, s.prepareMD(in.Phase)
+		if in.Phase.IsMeta() {
+			return wire.Empty{}, s.prepareMD(in.Phase)
 		}
 		if s.job.FilesOf != "" {
-			return Empty{}, s.checkReused(in.Phase)
+			return wire.Empty{}, s.checkReused(in.Phase)
 		}
-		return Empty{}, s.prepareFiles(in.Phase)
-	case KindShared:
-		var in MakeShared
+		return wire.Empty{}, s.prepareFiles(in.Phase)
+	case wire.KindShared:
+		var in wire.MakeShared
 		if err := decode(req, &in); err != nil || !in.Make || !s.shared() || s.job.FilesOf != "" {
-			return Empty{}, err
+			return wire.Empty{}, err
 		}
-		return Empty{}, s.makeShared(in.Phase)
-	case KindDrop:
-		var in Drop
+		return wire.Empty{}, s.makeShared(in.Phase)
+	case wire.KindDrop:
+		var in wire.Drop
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
-		if isMDPhase(in.Phase) {
+		if in.Phase.IsMeta() {
 			return s.dropMD(), nil
 		}
 		return s.drop(), nil
-	case KindResident:
-		var in Resident
+	case wire.KindResident:
+		var in wire.Resident
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
 		r, t, err := s.residentPages(s.phasePaths(in.Phase))
-		return ResidentReply{Resident: r, Total: t}, err
-	case KindRun:
-		var in Run
+		return wire.ResidentReply{Resident: r, Total: t}, err
+	case wire.KindRun:
+		var in wire.Run
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
 		return s.runPhase(ctx, in)
-	case KindSeries:
-		var in Series
+	case wire.KindSeries:
+		var in wire.Series
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
 		return s.series(in), nil
-	case KindFirstDone:
-		var in FirstDone
+	case wire.KindFirstDone:
+		var in wire.FirstDone
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
 		return s.firstDone(in, s.opBytes()), nil
-	case KindManifest:
-		var in WriteManifest
+	case wire.KindManifest:
+		var in wire.WriteManifest
 		if err := decode(req, &in); err != nil || in.Manifest == nil {
-			return Empty{}, err
+			return wire.Empty{}, err
 		}
-		return Empty{}, s.writeManifest(*in.Manifest)
-	case KindFindKept:
-		var in FindManifest
+		return wire.Empty{}, s.writeManifest(*in.Manifest)
+	case wire.KindFindKept:
+		var in wire.FindManifest
 		if err := decode(req, &in); err != nil || in.Dir == "" {
-			return Manifest{}, err
+			return wire.Manifest{}, err
 		}
 		return findManifest(in.Dir, in.JobID)
-	case KindCleanup:
+	case wire.KindCleanup:
 		s.cleaned = true
 		if s.job.Keep {
-			return Empty{}, nil
+			return wire.Empty{}, nil
 		}
 		if err := s.removeMD(); err != nil {
-			return Empty{}, err
+			return wire.Empty{}, err
 		}
-		return Empty{}, removeFiles(s.jobDir, s.ownFiles())
+		return wire.Empty{}, removeFiles(s.jobDir, s.ownFiles())
 	}
 	return nil, fmt.Errorf("unknown request %q", req.Kind)
 }
@@ -209,23 +210,23 @@ func decode(req *barrier.Request, v any) error {
 	return nil
 }
 
-func (s *state) doSetup(in Setup) (SetupReply, error) {
-	if err := CheckJobID(in.Job.ID); err != nil {
-		return SetupReply{}, err
+func (s *state) doSetup(in wire.Setup) (wire.SetupReply, error) {
+	if err := wire.CheckJobID(in.Job.ID); err != nil {
+		return wire.SetupReply{}, err
 	}
 	if in.Job.FileSize <= 0 || in.Job.Block <= 0 || in.Job.RandBlock <= 0 {
-		return SetupReply{}, fmt.Errorf("bad sizes in setup: file %d, block %d, rand block %d",
+		return wire.SetupReply{}, fmt.Errorf("bad sizes in setup: file %d, block %d, rand block %d",
 			in.Job.FileSize, in.Job.Block, in.Job.RandBlock)
 	}
 	// A session runs one job after another (the points of a sweep):
 	// nothing of the last job's state may decide what this one cleans up.
 	s.job, s.setup = in.Job, in
-	s.jobDir = JobDir(in.Dir, in.Job.ID)
+	s.jobDir = wire.JobDir(in.Dir, in.Job.ID)
 	if in.Job.FilesOf != "" {
-		if err := CheckJobID(in.Job.FilesOf); err != nil {
-			return SetupReply{}, err
+		if err := wire.CheckJobID(in.Job.FilesOf); err != nil {
+			return wire.SetupReply{}, err
 		}
-		s.jobDir = JobDir(in.Dir, in.Job.FilesOf)
+		s.jobDir = wire.JobDir(in.Dir, in.Job.FilesOf)
 	}
 	s.closeDirs()
 	s.created, s.cleaned = false, false
@@ -239,20 +240,20 @@ func (s *state) doSetup(in Setup) (SetupReply, error) {
 		reply.NoUring = uring.Available()
 	}
 	if len(in.Sources) != 0 && len(in.Sources) != len(in.Threads) {
-		return SetupReply{}, fmt.Errorf("bad setup: %d read sources for %d threads", len(in.Sources), len(in.Threads))
+		return wire.SetupReply{}, fmt.Errorf("bad setup: %d read sources for %d threads", len(in.Sources), len(in.Threads))
 	}
 	ensureProcs(len(in.Threads))
 	s.workers = make([]*worker, len(in.Threads))
-	if in.Job.Layout == LayoutShared {
+	if in.Job.Layout == wire.LayoutShared {
 		err := s.setupShared(in)
 		s.setupMD()
 		return reply, err
 	}
 	for i, t := range in.Threads {
-		w := newWorker(t, ThreadFile(s.jobDir, t), in.Job.FileSize, newPattern(in.Job.Seed, t))
+		w := newWorker(t, wire.ThreadFile(s.jobDir, t), in.Job.FileSize, newPattern(in.Job.Seed, t))
 		if len(in.Sources) != 0 && in.Sources[i] != t {
 			from := in.Sources[i]
-			w.readFrom(from, ThreadFile(s.jobDir, from), newPattern(in.Job.Seed, from))
+			w.readFrom(from, wire.ThreadFile(s.jobDir, from), newPattern(in.Job.Seed, from))
 		}
 		s.workers[i] = w
 	}
@@ -271,7 +272,7 @@ func (s *state) opBytes() int64 {
 // ownFiles is every file this rank may have made: its threads' files,
 // its O_DIRECT probe, and the manifest of a kept job.
 func (s *state) ownFiles() []string {
-	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, ManifestName))
+	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, wire.ManifestName))
 }
 
 func (s *state) paths() []string {
@@ -286,8 +287,8 @@ func (s *state) paths() []string {
 
 // phasePaths are the files the phase's threads open: their own, or for
 // a read phase the files they read.
-func (s *state) phasePaths(phase string) []string {
-	if isMDPhase(phase) {
+func (s *state) phasePaths(phase wire.Phase) []string {
+	if phase.IsMeta() {
 		return nil
 	}
 	p := make([]string, 0, len(s.workers))
@@ -315,25 +316,25 @@ func (s *state) droppable() []string {
 }
 
 // drop empties the page cache of this rank's files before a phase.
-func (s *state) drop() DropReply {
+func (s *state) drop() wire.DropReply {
 	switch {
 	case s.job.Direct:
-		return DropReply{Method: "direct"}
+		return wire.DropReply{Method: "direct"}
 	case s.job.DropCaches == "off":
-		return DropReply{Method: "none"}
+		return wire.DropReply{Method: "none"}
 	case canDropNode():
 		err := s.dropKernel()
 		if err == nil {
-			return DropReply{Method: "drop_caches"}
+			return wire.DropReply{Method: "drop_caches"}
 		}
 		if s.job.DropCaches == "on" {
-			return DropReply{Method: "none", Warning: err.Error()}
+			return wire.DropReply{Method: "none", Warning: err.Error()}
 		}
 	}
 	if err := s.fadviseFiles(s.droppable()); err != nil {
-		return DropReply{Method: "none", Warning: err.Error()}
+		return wire.DropReply{Method: "none", Warning: err.Error()}
 	}
-	return DropReply{Method: "fadvise", Warning: "cannot write " + dropCachesPath +
+	return wire.DropReply{Method: "fadvise", Warning: "cannot write " + dropCachesPath +
 		" (not root): dropped only this job's files with posix_fadvise(DONTNEED)"}
 }
 

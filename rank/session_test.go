@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ioswarm/barrier"
+	"ioswarm/wire"
 )
 
 // A session runs several jobs (a sweep's points). A job aborted after an
@@ -26,17 +27,17 @@ func TestAbortedLaterJobIsCleanedUp(t *testing.T) {
 	}
 	startJob := func(id string) {
 		t.Helper()
-		call(KindSetup, Setup{Job: Job{ID: id, Seed: 1, FileSize: 4096, Block: 4096, RandBlock: 4096,
+		call(wire.KindSetup, wire.Setup{Job: wire.Job{ID: id, Seed: 1, FileSize: 4096, Block: 4096, RandBlock: 4096,
 			DropCaches: "off"}, Dir: dir, Threads: []int{0, 1}})
-		call(KindCreate, Empty{})
+		call(wire.KindCreate, wire.Empty{})
 		for th := 0; th < 2; th++ {
-			if err := os.WriteFile(ThreadFile(JobDir(dir, id), th), make([]byte, 4096), 0o644); err != nil {
+			if err := os.WriteFile(wire.ThreadFile(wire.JobDir(dir, id), th), make([]byte, 4096), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	startJob("aaaa01")
-	call(KindCleanup, Empty{})
+	call(wire.KindCleanup, wire.Empty{})
 	startJob("aaaa02")
 	if err := s.cleanupAfterFailure(); err != nil {
 		t.Fatal(err)

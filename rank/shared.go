@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"golang.org/x/sys/unix"
+
+	"ioswarm/wire"
 )
 
 // sharedSize is the size of the job's shared file: every thread's part.
@@ -14,8 +16,8 @@ func (s *state) sharedSize() int64 { return s.job.FileSize * int64(s.job.Threads
 // timed open finds an earlier phase's blocks), else the existing one, or
 // a new one where none is. Its size is set up front (ftruncate), so no
 // thread's write extends the file and every thread's open finds it whole.
-func (s *state) makeShared(phase string) error {
-	path := SharedFile(s.jobDir)
+func (s *state) makeShared(phase wire.Phase) error {
+	path := wire.SharedFile(s.jobDir)
 	if phase == "write" {
 		if err := s.dir.remove(path); err != nil {
 			return fmt.Errorf("remove the previous %s: %w", path, err)
@@ -39,22 +41,22 @@ func (s *state) makeShared(phase string) error {
 }
 
 // shared says whether this job's threads share one file.
-func (s *state) shared() bool { return s.job.Layout == LayoutShared }
+func (s *state) shared() bool { return s.job.Layout == wire.LayoutShared }
 
 // setupShared points every worker at its part of the shared file, and
 // with --read-shift its source at the source thread's part.
-func (s *state) setupShared(in Setup) error {
+func (s *state) setupShared(in wire.Setup) error {
 	n := in.Job.Threads
 	if n <= 0 {
 		return fmt.Errorf("bad setup: shared layout with %d threads", n)
 	}
 	switch in.Job.Pattern {
-	case PatternSegment, PatternStrided:
+	case wire.PatternSegment, wire.PatternStrided:
 	default:
 		return fmt.Errorf("bad setup: shared-file pattern %q", in.Job.Pattern)
 	}
 	pats := sharedPatterns(in.Job.Seed, n)
-	path := SharedFile(s.jobDir)
+	path := wire.SharedFile(s.jobDir)
 	for i, t := range in.Threads {
 		if t < 0 || t >= n {
 			return fmt.Errorf("bad setup: thread %d of %d", t, n)

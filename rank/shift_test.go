@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/wire"
 )
 
 // A worker told to read another thread's file reads and verifies that
@@ -21,7 +23,7 @@ func TestRotatedReadReadsTheWritersFile(t *testing.T) {
 	runPhaseOn(t, reader, testParams("write", block))
 	reader.readFrom(5, writer.path, newPattern(1, 5))
 	for _, name := range []string{"read", "randread"} {
-		p := testParams(name, block)
+		p := testParams(wire.Phase(name), block)
 		p.verify = true
 		runPhaseOn(t, reader, p)
 		if reader.rec.File != writer.path || reader.rec.Bytes != 16*block {
@@ -60,7 +62,7 @@ func TestSeriesCountsTimedOperations(t *testing.T) {
 	s := &state{workers: []*worker{w, w}}
 	start, end := w.rec.StartNS, w.rec.EndNS
 	step := (end - start) / 4
-	got := s.series(Series{Start: start, Step: step, N: 5}).Ops
+	got := s.series(wire.Series{Start: start, Step: step, N: 5}).Ops
 	if len(got) != 5 || got[4] != 2*w.rec.Ops {
 		t.Fatalf("series %v, want it to end at %d", got, 2*w.rec.Ops)
 	}
@@ -69,7 +71,7 @@ func TestSeriesCountsTimedOperations(t *testing.T) {
 			t.Errorf("series %v is not cumulative", got)
 		}
 	}
-	if n := len(s.series(Series{Start: start, Step: 1, N: 1 << 30}).Ops); n != maxSeries {
+	if n := len(s.series(wire.Series{Start: start, Step: 1, N: 1 << 30}).Ops); n != maxSeries {
 		t.Errorf("a huge request gave %d boundaries, want the cap %d", n, maxSeries)
 	}
 }

@@ -2,6 +2,8 @@ package rank
 
 import (
 	"testing"
+
+	"ioswarm/wire"
 )
 
 // A stonewall already past when the phase starts cuts every loop after its
@@ -41,7 +43,7 @@ func TestStonewallStopsReadersEarly(t *testing.T) {
 		const block = 4096
 		w := testWorker(t, 32*block)
 		runPhaseOn(t, w, testParams("write", block))
-		p := testParams(phase, block)
+		p := testParams(wire.Phase(phase), block)
 		p.stonewall = pastStonewall
 		runPhaseOn(t, w, p)
 		r := w.rec
@@ -61,7 +63,7 @@ func TestNoStonewallTimesEverything(t *testing.T) {
 	w := testWorker(t, n*block)
 	for _, phase := range []string{"write", "read", "randwrite", "randread"} {
 		for _, wall := range []int64{0, 1 << 62} {
-			p := testParams(phase, block)
+			p := testParams(wire.Phase(phase), block)
 			p.stonewall = wall
 			runPhaseOn(t, w, p)
 			r := w.rec

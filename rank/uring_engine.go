@@ -8,6 +8,7 @@ import (
 
 	"ioswarm/clock"
 	"ioswarm/uring"
+	"ioswarm/wire"
 )
 
 // uringIO is one worker's io_uring state for a phase: its ring and one
@@ -236,7 +237,7 @@ func (s *state) prepareUring(p *phaseParams) (func(), error) {
 		return closeAll, nil
 	}
 	size := p.block
-	if p.name == "randwrite" && bodyWindows(p.block) {
+	if p.name == wire.RandWrite && bodyWindows(p.block) {
 		size = patternPeriod
 	}
 	for _, w := range s.workers {

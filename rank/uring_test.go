@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"ioswarm/uring"
+	"ioswarm/wire"
 )
 
 // uringWorker is a test worker with a ring of depth slots of size bytes,
@@ -36,7 +37,7 @@ func refill(w *worker) {
 }
 
 func uringPhase(name string, block int64, depth int) *phaseParams {
-	p := testParams(name, block)
+	p := testParams(wire.Phase(name), block)
 	p.engine, p.depth = engineUring, depth
 	return p
 }

@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/clock"
 	"ioswarm/histogram"
+	"ioswarm/wire"
 )
 
 // worker is one benchmark thread: one file, one descriptor, one buffer.
@@ -34,7 +35,7 @@ type worker struct {
 	mdPrefix string     // metadata files' names up to their number (see mdPrefix)
 	mdDir    *dirHandle // the directory they are in, open from prepare on
 
-	rec     ThreadRecord
+	rec     wire.ThreadRecord
 	yieldAt int64                  // rank-clock time of the next voluntary yield
 	uring   *uringIO               // the phase's ring with --engine io_uring; nil for sync
 	ivHist  []*histogram.Histogram // per-interval latency (random phases)
@@ -54,7 +55,7 @@ const yieldEvery = int64(8 * time.Millisecond)
 
 // phaseParams is what one phase asks of every worker of a rank.
 type phaseParams struct {
-	name      string
+	name      wire.Phase
 	dir       *dirHandle // the job directory: files are opened in it
 	block     int64      // bytes per operation
 	direct    bool
@@ -116,15 +117,11 @@ func (s source) check(buf []byte, off int64) error {
 
 // readSource is the file a read phase of this worker reads.
 func (w *worker) readSource(p *phaseParams) source {
-	if IsReadPhase(p.name) {
+	if p.name.IsRead() {
 		return w.src
 	}
 	return source{thread: w.thread, path: w.path, pat: w.pat, m: w.m}
 }
-
-// IsReadPhase says whether a phase only reads the files, and so reads
-// the rotated source with --read-shift.
-func IsReadPhase(name string) bool { return name == "read" || name == "reread" || name == "randread" }
 
 // openError explains a failed open; a rotated read names the writer,
 // since a missing file there usually means the nodes do not share --dir.
@@ -150,18 +147,18 @@ func (w *worker) openFlags(p *phaseParams, base int) int {
 // run executes one phase on this worker's file. buf is block-sized and
 // page-aligned.
 func (w *worker) run(p *phaseParams, buf []byte) error {
-	w.rec = ThreadRecord{Thread: w.thread, File: w.path}
+	w.rec = wire.ThreadRecord{Thread: w.thread, File: w.path}
 	w.done.Store(0)
 	w.yieldAt = clock.Now() + yieldEvery
 	var err error
 	switch p.name {
-	case "write", "rewrite":
+	case wire.Write, wire.Rewrite:
 		err = w.seqWrite(p, buf)
-	case "read", "reread":
+	case wire.Read, wire.Reread:
 		err = w.seqRead(p, buf)
-	case "randwrite", "randread":
+	case wire.RandWrite, wire.RandRead:
 		err = w.random(p, buf)
-	case "mdcreate", "mdstat", "mdread", "mddelete":
+	case wire.MDCreate, wire.MDStat, wire.MDRead, wire.MDDelete:
 		err = w.metadata(p, buf)
 	default:
 		err = fmt.Errorf("unknown phase %q", p.name)

@@ -7,6 +7,8 @@ import (
 	"text/tabwriter"
 
 	"ioswarm/result"
+	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // Details says which blocks beyond the compact one a table shows.
@@ -39,11 +41,11 @@ func writeCompact(w io.Writer, phases []result.Phase) {
 	for i := range phases {
 		p := &phases[i]
 		iops, p99 := "-", "-"
-		if isRandom(p.Name) {
+		if wire.Phase(p.Name).CountsOps() {
 			iops = count(p.IOPS)
 		}
 		if hasLatency(p) {
-			p99 = humanNS(p.Latency.P99)
+			p99 = units.FormatDuration(p.Latency.P99)
 		}
 		cells := []string{phaseName(p), strconv.Itoa(p.Iteration), gb(p.Bandwidth), iops, p99,
 			firstDone(p), gb(p.SumOfRates), percent(p.ResidentFraction)}
@@ -73,7 +75,7 @@ func writeFootnotes(w io.Writer, phases []result.Phase) {
 	var sequential, random bool
 	for i := range phases {
 		if phases[i].Stonewalled {
-			if isRandom(phases[i].Name) || isReadName(phases[i].Name) {
+			if wire.Phase(phases[i].Name).CountsOps() || wire.Phase(phases[i].Name).IsSeqRead() {
 				random = true
 			} else {
 				sequential = true
@@ -100,6 +102,3 @@ func writeFootnotes(w io.Writer, phases []result.Phase) {
 		fmt.Fprintln(w, "  data was still in the page cache when the first thread ended)")
 	}
 }
-
-// isReadName reports whether a sequential phase only reads.
-func isReadName(name string) bool { return name == "read" || name == "reread" }

@@ -7,6 +7,7 @@
 // shift when other packages change their formatting.
 //
 // This package imports the standard library and ioswarm/result,
-// figures, histogram, nodefacts (its rule for counting cache memory) and
-// units; it must not import rank, barrier or launcher.
+// figures, histogram, nodefacts (its rule for counting cache memory),
+// units and wire (the phase names); it must not import rank, barrier or
+// launcher.
 package report

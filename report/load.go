@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/histogram"
 	"ioswarm/result"
+	"ioswarm/units"
 )
 
 // MaxResultBytes caps how much LoadJob reads: far above any real result
@@ -65,7 +66,7 @@ func readCapped(r io.Reader, limit int64) ([]byte, error) {
 			return nil, fmt.Errorf("reading result file: %w", err)
 		}
 		if total > limit {
-			return nil, fmt.Errorf("larger than %s, the limit for a result file", binaryBytes(limit))
+			return nil, fmt.Errorf("larger than %s, the limit for a result file", units.FormatBinary(limit))
 		}
 	}
 	return bytes.Join(chunks, nil), nil

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"ioswarm/result"
+	"ioswarm/units"
 )
 
 // nodeShare is one node's part of a phase: its threads' bytes over its
@@ -118,8 +119,8 @@ func writeNodes(w io.Writer, phases []result.Phase) {
 	for i := range phases {
 		p := &phases[i]
 		for _, n := range shares(p) {
-			row(tw, Clean(p.Name), strconv.Itoa(p.Iteration), Clean(n.host), strconv.Itoa(n.threads), binaryBytes(n.bytes),
-				gb(n.rate), humanNS(n.start-p.StartNS), humanNS(n.end-p.StartNS),
+			row(tw, Clean(p.Name), strconv.Itoa(p.Iteration), Clean(n.host), strconv.Itoa(n.threads), units.FormatBinary(n.bytes),
+				gb(n.rate), units.FormatDuration(n.start-p.StartNS), units.FormatDuration(n.end-p.StartNS),
 				fmt.Sprintf("%d (%s)", n.slowest, gb(n.slowestRate)))
 		}
 	}
@@ -143,8 +144,8 @@ func writeThreads(w io.Writer, phases []result.Phase) {
 					of += " on " + Clean(t.WrittenByHost)
 				}
 			}
-			row(tw, Clean(p.Name), strconv.Itoa(p.Iteration), strconv.Itoa(t.Thread), Clean(t.Host), binaryBytes(t.Bytes),
-				strconv.FormatInt(t.Ops, 10), gb(threadRate(t)), humanNS(t.StartNS-p.StartNS), humanNS(t.EndNS-p.StartNS), of)
+			row(tw, Clean(p.Name), strconv.Itoa(p.Iteration), strconv.Itoa(t.Thread), Clean(t.Host), units.FormatBinary(t.Bytes),
+				strconv.FormatInt(t.Ops, 10), gb(threadRate(t)), units.FormatDuration(t.StartNS-p.StartNS), units.FormatDuration(t.EndNS-p.StartNS), of)
 		}
 	}
 	tw.Flush()

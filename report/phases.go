@@ -8,6 +8,8 @@ import (
 	"text/tabwriter"
 
 	"ioswarm/result"
+	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // writePhases writes the details (--details phases) in two blocks, one row
@@ -54,7 +56,7 @@ func phaseName(p *result.Phase) string {
 
 func throughputCells(p *result.Phase) []string {
 	iops := "-"
-	if isRandom(p.Name) {
+	if wire.Phase(p.Name).CountsOps() {
 		iops = count(p.IOPS)
 	}
 	if p.IODepth > 0 {
@@ -62,7 +64,7 @@ func throughputCells(p *result.Phase) []string {
 		iops += fmt.Sprintf(" qd%.1f", p.IODepthAchievedMean)
 	}
 	return []string{phaseName(p), strconv.Itoa(p.Iteration), strconv.Itoa(len(p.Threads)),
-		binaryBytes(p.Bytes), seconds(p.WindowNS), gb(p.Bandwidth), gib(p.Bandwidth),
+		units.FormatBinary(p.Bytes), seconds(p.WindowNS), gb(p.Bandwidth), gib(p.Bandwidth),
 		firstDone(p), gb(p.SumOfRates), iops}
 }
 
@@ -70,12 +72,12 @@ func spreadCells(p *result.Phase) []string {
 	lat := []string{"-", "-", "-", "-"}
 	if hasLatency(p) {
 		l := p.Latency
-		lat = []string{humanNS(l.P50), humanNS(l.P99), humanNS(l.P999), humanNS(l.Max)}
+		lat = []string{units.FormatDuration(l.P50), units.FormatDuration(l.P99), units.FormatDuration(l.P999), units.FormatDuration(l.Max)}
 	}
 	tb := p.ThreadBandwidth
 	cells := append([]string{phaseName(p), strconv.Itoa(p.Iteration)}, lat...)
 	return append(cells, gb(tb.Min)+"/"+gb(tb.Mean)+"/"+gb(tb.Max),
-		humanNS(p.StartSkewNS), orDash(Clean(p.CacheDrop)), percent(p.ResidentFraction), fsyncShare(p))
+		units.FormatDuration(p.StartSkewNS), orDash(Clean(p.CacheDrop)), percent(p.ResidentFraction), fsyncShare(p))
 }
 
 // firstDone is the phase's first-done bandwidth, or n/a where it is not
@@ -114,13 +116,6 @@ func warned(phases []result.Phase) bool {
 		}
 	}
 	return false
-}
-
-// isRandom reports whether a phase is counted in operations (randwrite,
-// randread, and the metadata phases, whose IOPS are files per second)
-// rather than only in bytes.
-func isRandom(name string) bool {
-	return strings.HasPrefix(name, "rand") || strings.HasPrefix(name, "md")
 }
 
 // hasLatency reports whether the phase carries latency figures at all;

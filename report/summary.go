@@ -8,6 +8,8 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // writeSummary writes mean ± sample stddev, min and max for every phase
@@ -48,7 +50,7 @@ func summaryRows(s figures.Summary, latency bool) [][]string {
 		rate(firstDoneTitle, s.FirstDoneBandwidth),
 		rate("sum of rates GB/s", s.SumOfRates),
 	}
-	if isRandom(s.Name) {
+	if wire.Phase(s.Name).CountsOps() {
 		st := s.IOPS
 		rows = append(rows, []string{"IOPS", count(st.Mean) + " ± " + count(st.Stddev), count(st.Min), count(st.Max)})
 	}
@@ -60,20 +62,12 @@ func summaryRows(s figures.Summary, latency bool) [][]string {
 		st    figures.Stat
 	}{{"latency p50", s.P50}, {"latency p99", s.P99}, {"latency p99.9", s.P999}} {
 		st := l.st
-		rows = append(rows, []string{l.title, nsf(st.Mean) + " ± " + nsf(st.Stddev), nsf(st.Min), nsf(st.Max)})
+		rows = append(rows, []string{l.title, units.FormatNanos(st.Mean) + " ± " + units.FormatNanos(st.Stddev), units.FormatNanos(st.Min), units.FormatNanos(st.Max)})
 	}
 	return rows
 }
 
 const firstDoneTitle = "first-done GB/s"
-
-// nsf prints a mean or stddev of nanoseconds in human units.
-func nsf(v float64) string {
-	if v < 0 {
-		return "-" + humanAbs(-v)
-	}
-	return humanAbs(v)
-}
 
 // phaseLatency reports whether any iteration of the named phase measured
 // latency, so a summary never shows unmeasured latency as 0 ns.

@@ -10,6 +10,8 @@ import (
 
 	"ioswarm/nodefacts"
 	"ioswarm/result"
+	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // WriteTable writes job as an aligned human-readable table: a header block
@@ -109,9 +111,9 @@ func writeHeader(w io.Writer, job *result.Job) {
 		threads += " (" + Clean(c.ThreadsFrom) + ")"
 	}
 	pair(tw, "threads", threads)
-	pair(tw, "block size", binaryBytes(c.BlockSize)+" (random "+binaryBytes(c.RandBlockSize)+")")
-	pair(tw, "file size", binaryBytes(c.FileSize)+" per thread")
-	pair(tw, "total", binaryBytes(c.Total))
+	pair(tw, "block size", units.FormatBinary(c.BlockSize)+" (random "+units.FormatBinary(c.RandBlockSize)+")")
+	pair(tw, "file size", units.FormatBinary(c.FileSize)+" per thread")
+	pair(tw, "total", units.FormatBinary(c.Total))
 	pair(tw, "dir", Clean(c.Dir))
 	pair(tw, "fs type", fsTypes(job.Hosts))
 	if m := mounts(job.Hosts); m != "" {
@@ -126,7 +128,7 @@ func writeHeader(w io.Writer, job *result.Job) {
 		if c.ReusedJob != "" {
 			id = Clean(c.ReusedJob)
 		}
-		pair(tw, "kept", fmt.Sprintf("files in %s/ioswarm-%s; read them again with --reuse %s", Clean(c.Dir), id, id))
+		pair(tw, "kept", fmt.Sprintf("files in %s/%s%s; read them again with --reuse %s", Clean(c.Dir), wire.JobDirPrefix, id, id))
 	}
 	if mem := memory(job.Hosts, c.ServerCache); mem != "" {
 		pair(tw, "memory", mem)
@@ -139,7 +141,7 @@ func writeHeader(w io.Writer, job *result.Job) {
 		}
 		pair(tw, "engine", e)
 	}
-	pair(tw, "clock", "offsets known to within "+humanNS(clockError(job.Hosts)))
+	pair(tw, "clock", "offsets known to within "+units.FormatDuration(clockError(job.Hosts)))
 	tw.Flush()
 	fmt.Fprintln(w)
 }
@@ -197,9 +199,9 @@ func memory(hosts []result.Host, server int64) string {
 	if total == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("clients can cache %s (%d kernel(s))", binaryBytes(total), kernels)
+	s := fmt.Sprintf("clients can cache %s (%d kernel(s))", units.FormatBinary(total), kernels)
 	if server > 0 {
-		s += ", servers " + binaryBytes(server)
+		s += ", servers " + units.FormatBinary(server)
 	}
 	return s
 }

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // Pair is one phase at one thread count in two studies. A or B is nil
@@ -163,7 +164,7 @@ func columns(pairs []Pair) (int, []string) {
 	width, random := len("phase"), false
 	for _, p := range pairs {
 		width = max(width, len(report.Clean(p.Phase)))
-		random = random || (IsRandom(p.Phase) && p.A != nil && p.B != nil)
+		random = random || (wire.Phase(p.Phase).CountsOps() && p.A != nil && p.B != nil)
 	}
 	head := []string{pad("phase", width), "threads", "A GB/s", "B GB/s", "change", "first-done", "sum of rates"}
 	if random {
@@ -226,7 +227,9 @@ func ConfigDiff(a, b *Sweep) []string {
 	return out
 }
 
-func hasRandom(s *Sweep) bool { return slices.ContainsFunc(s.Phases(), IsRandom) }
+func hasRandom(s *Sweep) bool {
+	return slices.ContainsFunc(s.Phases(), func(p string) bool { return wire.Phase(p).CountsOps() })
+}
 
 func onOff(b bool) string {
 	if b {
@@ -302,7 +305,7 @@ func pairCells(p Pair, width int, random bool) []string {
 		gbs(a.Bandwidth), gbs(b.Bandwidth), FormatChange(a.Bandwidth, b.Bandwidth),
 		fd, FormatChange(a.SumOfRates, b.SumOfRates)}
 	switch {
-	case random && IsRandom(p.Phase):
+	case random && wire.Phase(p.Phase).CountsOps():
 		cells = append(cells, fmt.Sprintf("%.0f", a.IOPS), fmt.Sprintf("%.0f", b.IOPS), FormatChange(a.IOPS, b.IOPS))
 	case random:
 		cells = append(cells, "-", "-", "-")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"ioswarm/units"
+	"ioswarm/wire"
 )
 
 // Hosts is the largest number of hosts any point used: the size of the
@@ -71,7 +72,7 @@ func (s *Sweep) SizeText() string {
 func (s *Sweep) BlockText() string {
 	text := units.FormatSize(s.Setup.BlockSize) + " records"
 	for _, p := range s.Phases() {
-		if IsRandom(p) {
+		if wire.Phase(p).CountsOps() {
 			text += ", " + units.FormatSize(s.Setup.RandBlockSize) + " random ops"
 			break
 		}

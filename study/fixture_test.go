@@ -6,6 +6,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 const (
@@ -70,7 +71,7 @@ func fixturePhase(t *testing.T, job *result.Job, name string, at, d int64, sc sc
 	c := job.Config
 	p := result.Phase{Name: name, Iteration: 1, CacheDrop: "drop_caches"}
 	opSize := c.BlockSize
-	if IsRandom(name) {
+	if wire.Phase(name).CountsOps() {
 		opSize = c.RandBlockSize
 	}
 	first := int64(-1)

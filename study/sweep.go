@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // Kind is the "kind" of a sweep result file. A single run's file has no
@@ -110,17 +111,10 @@ type Figure struct {
 // Spread is the figure a comparison and a chart rank points by: IOPS
 // for random phases, bandwidth otherwise.
 func (f Figure) Spread() figures.Stat {
-	if IsRandom(f.Phase) {
+	if wire.Phase(f.Phase).CountsOps() {
 		return f.IOPSStat
 	}
 	return f.BandwidthStat
-}
-
-// IsRandom reports whether a phase is counted in operations as well as
-// bytes: the random phases and the metadata phases (files per second),
-// which the charts draw in the operations panel.
-func IsRandom(phase string) bool {
-	return strings.HasPrefix(phase, "rand") || strings.HasPrefix(phase, "md")
 }
 
 // FiguresOf returns one Figure per phase of job, in the order the phases

@@ -10,6 +10,7 @@ import (
 
 	"ioswarm/report"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
 // cellWidth is the width of every numeric column. Rows are printed as
@@ -62,7 +63,7 @@ func NewTable(w io.Writer, s *Sweep) *Table {
 	}
 	for _, p := range t.phases {
 		cols := []string{"GB/s", "first-done", "sum"}
-		if IsRandom(p) {
+		if wire.Phase(p).CountsOps() {
 			cols = append(cols, "IOPS")
 		}
 		groups.WriteString("  " + pad(report.Clean(p), len(cols)*(t.width+1)-1))
@@ -116,7 +117,7 @@ func cells(phase string, f Figure, ok bool) []string {
 			out[1] = "n/a"
 		}
 	}
-	if IsRandom(phase) {
+	if wire.Phase(phase).CountsOps() {
 		out = append(out, "-")
 		if ok {
 			out[3] = withSpread(fmt.Sprintf("%.0f", f.IOPS), fmt.Sprintf("%.0f", f.IOPSStat.Stddev), f.Iterations)

@@ -28,6 +28,28 @@ func FormatSize(n int64) string {
 	return sign + strconv.FormatUint(u, 10) + "B"
 }
 
+// FormatBinary prints a size in binary units as a table shows it: whole
+// multiples of the unit as integers ("16 MiB"), others with two decimals
+// ("1.50 GiB", "31.25 MiB"), below 1 KiB in bytes ("1023 B").
+func FormatBinary(n int64) string {
+	units := [...]string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	sign, u := "", uint64(n)
+	if n < 0 {
+		sign, u = "-", -u // two's complement: right for MinInt64 too
+	}
+	if u < 1024 {
+		return sign + strconv.FormatUint(u, 10) + " B"
+	}
+	unit, name := uint64(1024), units[0]
+	for i := 1; i < len(units) && u >= unit<<10; i++ {
+		unit, name = unit<<10, units[i]
+	}
+	if u%unit == 0 {
+		return sign + strconv.FormatUint(u/unit, 10) + " " + name
+	}
+	return sign + strconv.FormatFloat(float64(u)/float64(unit), 'f', 2, 64) + " " + name
+}
+
 // FormatBytes prints a byte count rounded to three significant digits in
 // binary units, for a figure read at a glance (free space, progress):
 // "1023 B", "1.50 KiB", "200 MiB". Exact sizes are FormatSize's.
@@ -57,12 +79,16 @@ func FormatRateGiB(bytesPerSec float64) string {
 // FormatDuration prints a latency given in nanoseconds with three significant
 // digits: "85ns", "412µs", "1.20ms", "3.40s". Nanoseconds are printed whole,
 // since the clock has no finer grain; durations above 1000 s stay in seconds.
-func FormatDuration(ns int64) string {
+func FormatDuration(ns int64) string { return FormatNanos(float64(ns)) }
+
+// FormatNanos is FormatDuration for a figure that need not be whole, such
+// as a mean: below 1000 ns it is rounded to whole nanoseconds.
+func FormatNanos(ns float64) string {
 	if ns > -1000 && ns < 1000 {
-		return strconv.FormatInt(ns, 10) + "ns"
+		return strconv.FormatFloat(ns, 'f', 0, 64) + "ns"
 	}
 	units := [...]string{"ns", "µs", "ms", "s"}
-	return formatScaled(float64(ns), 1000, units[:], "")
+	return formatScaled(ns, 1000, units[:], "")
 }
 
 // formatScaled divides v by base until it is below base (or the units run

@@ -130,6 +130,45 @@ func TestFormatDuration(t *testing.T) {
 	}
 }
 
+func TestFormatBinary(t *testing.T) {
+	cases := []struct {
+		in   int64
+		want string
+	}{
+		{0, "0 B"}, {1023, "1023 B"}, {1024, "1 KiB"}, {1536, "1.50 KiB"},
+		{16 << 20, "16 MiB"}, {256 << 20, "256 MiB"}, {1 << 30, "1 GiB"},
+		{32768000, "31.25 MiB"}, {3 << 40, "3 TiB"}, {-2048, "-2 KiB"},
+		{math.MaxInt64, "8.00 EiB"}, {math.MinInt64, "-8 EiB"},
+	}
+	for _, c := range cases {
+		if got := FormatBinary(c.in); got != c.want {
+			t.Errorf("FormatBinary(%d) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// The report's latency columns: the largest unit that keeps the number
+// at or above 1, seconds without limit, and means that need not be whole.
+func TestFormatNanos(t *testing.T) {
+	cases := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0ns"}, {850, "850ns"}, {850.4, "850ns"}, {999, "999ns"}, {1000, "1.00µs"}, {12_345, "12.3µs"},
+		{999_960, "1.00ms"}, {4_560_000, "4.56ms"}, {105_000_000, "105ms"},
+		{1_500_000_000, "1.50s"}, {1_250 * 1_000_000_000, "1250s"}, {-3_000_000, "-3.00ms"},
+		{9_996_000, "10.0ms"}, {99_960_000, "100ms"},
+	}
+	for _, c := range cases {
+		if got := FormatNanos(c.in); got != c.want {
+			t.Errorf("FormatNanos(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := FormatDuration(math.MinInt64); got != "-9223372037s" {
+		t.Errorf("FormatDuration(MinInt64) = %q", got)
+	}
+}
+
 func TestFormatBytes(t *testing.T) {
 	const gib = int64(1) << 30
 	for n, want := range map[int64]string{

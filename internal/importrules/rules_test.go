@@ -13,24 +13,28 @@ import (
 // project packages it may import (its non-test files): a package not
 // listed here has no rule. Keep this table and the doc comments alike.
 var allowed = map[string][]string{
-	"barrier":   {"clock"},
-	"chart":     {"result", "study", "units"},
-	"clock":     {},
-	"figures":   {"histogram", "result"},
-	"histogram": {"result"},
-	"hostlist":  {},
-	"iozone":    {"result", "units"},
-	"launcher":  {"hostlist", "mounts", "units", "clock"},
-	"mounts":    {},
-	"nodefacts": {"mounts", "units"},
-	"preflight": {"clock", "launcher", "mounts", "nodefacts", "units", "uring"},
-	"progress":  {"units"},
-	"rank":      {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "uring"},
-	"report":    {"figures", "histogram", "nodefacts", "result", "units"},
-	"result":    {},
-	"study":     {"coordinator", "figures", "report", "result", "units"},
-	"units":     {},
-	"uring":     {},
+	"barrier":     {"clock"},
+	"chart":       {"result", "study", "units", "wire"},
+	"clock":       {},
+	"coordinator": {"barrier", "clock", "figures", "histogram", "launcher", "nodefacts", "result", "selfbin", "units", "wire"},
+	"figures":     {"histogram", "result", "wire"},
+	"histogram":   {"result"},
+	"hostlist":    {},
+	"iozone":      {"result", "units"},
+	"launcher":    {"hostlist", "mounts", "units", "clock", "selfbin"},
+	"mounts":      {},
+	"nodefacts":   {"mounts", "units"},
+	"preflight":   {"clock", "launcher", "mounts", "nodefacts", "units", "uring", "wire"},
+	"progress":    {"units"},
+	"rank":        {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "uring", "wire"},
+	"report":      {"figures", "histogram", "nodefacts", "result", "units", "wire"},
+	"result":      {},
+	"selfbin":     {},
+	"study":       {"figures", "report", "result", "units", "wire"},
+	"sweep":       {"coordinator", "result", "study"},
+	"units":       {},
+	"uring":       {},
+	"wire":        {"nodefacts", "result"},
 }
 
 func root(t *testing.T) string {
@@ -66,11 +70,61 @@ func TestImportRules(t *testing.T) {
 	}
 }
 
+// offline are the packages behind the commands that only read result
+// files (plot, compare): they must not link the engine, not even through
+// another package, so none of engine may be among their dependencies.
+var (
+	offline = []string{"chart", "study", "report", "figures"}
+	engine  = []string{"coordinator", "rank", "barrier", "launcher", "sweep", "uring"}
+)
+
+// deps lists the project packages dir's package depends on, directly or
+// not (non-test files).
+func deps(t *testing.T, dir string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(d string) {
+		p, err := build.Default.ImportDir(filepath.Join(root(t), d), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		for _, imp := range p.Imports {
+			if name, ours := strings.CutPrefix(imp, "ioswarm/"); ours && !seen[name] {
+				seen[name] = true
+				walk(name)
+			}
+		}
+	}
+	walk(dir)
+	var out []string
+	for name := range seen {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestOfflineToolsLinkNoEngine(t *testing.T) {
+	for _, pkg := range offline {
+		d := deps(t, pkg)
+		for _, e := range engine {
+			if slices.Contains(d, e) {
+				t.Errorf("%s depends on %s (all its dependencies: %v)", pkg, e, d)
+			}
+		}
+	}
+	// The check has teeth: the sweep runner links the engine.
+	if d := deps(t, "sweep"); !slices.Contains(d, "launcher") || !slices.Contains(d, "coordinator") {
+		t.Errorf("sweep's dependencies %v: want coordinator and launcher among them", d)
+	}
+}
+
 // The checker has teeth: held to barrier's rule, the coordinator (which
-// imports the launcher and the rank engine) is reported.
+// imports the launcher and the messages) is reported.
 func TestImportRulesCatchAViolation(t *testing.T) {
 	bad := violations(t, "coordinator", allowed["barrier"])
-	if !slices.Contains(bad, "ioswarm/rank") || !slices.Contains(bad, "ioswarm/launcher") {
-		t.Errorf("coordinator under barrier's rule: %v, want rank and launcher reported", bad)
+	if !slices.Contains(bad, "ioswarm/wire") || !slices.Contains(bad, "ioswarm/launcher") {
+		t.Errorf("coordinator under barrier's rule: %v, want wire and launcher reported", bad)
 	}
 }

@@ -1,6 +1,8 @@
-package rank
+package wire
 
 import (
+	"time"
+
 	"ioswarm/nodefacts"
 	"ioswarm/result"
 )
@@ -64,8 +66,8 @@ type Job struct {
 // other ranks, which do nothing. Only then do the ranks prepare their
 // parts (Prepare), so none writes into a file about to be replaced.
 type MakeShared struct {
-	Phase string `json:"phase"`
-	Make  bool   `json:"make"`
+	Phase Phase `json:"phase"`
+	Make  bool  `json:"make"`
 }
 
 // Setup gives a rank the job and its share of the threads.
@@ -107,7 +109,7 @@ type FactsReply = nodefacts.Facts
 // read phase the files this rank's threads read, which with --read-shift
 // other nodes wrote.
 type Resident struct {
-	Phase string `json:"phase"`
+	Phase Phase `json:"phase"`
 }
 
 // Empty is the body of requests and replies that carry nothing.
@@ -117,12 +119,12 @@ type Empty struct{}
 // phase that reads or rewrites them, and before a write phase to remove
 // what an earlier phase left, so that no timed open truncates a file.
 type Prepare struct {
-	Phase string `json:"phase"`
+	Phase Phase `json:"phase"`
 }
 
 // Drop asks a rank to drop cached pages before a phase.
 type Drop struct {
-	Phase string `json:"phase"`
+	Phase Phase `json:"phase"`
 }
 
 // DropReply says how caches were dropped: drop_caches, fadvise, direct or none.
@@ -139,10 +141,10 @@ type ResidentReply struct {
 
 // Run starts one timed phase at ReleaseAt on the rank's own clock.
 type Run struct {
-	Phase       string `json:"phase"`
-	Iteration   int    `json:"iteration"`
-	ReleaseAt   int64  `json:"release_at"`
-	StonewallNS int64  `json:"stonewall_ns,omitempty"`
+	Phase       Phase `json:"phase"`
+	Iteration   int   `json:"iteration"`
+	ReleaseAt   int64 `json:"release_at"`
+	StonewallNS int64 `json:"stonewall_ns,omitempty"`
 }
 
 // ThreadRecord is one thread's raw record on the rank's clock.
@@ -169,7 +171,7 @@ type RunReply struct {
 	Threads    []ThreadRecord    `json:"threads"`
 	Histogram  *result.Histogram `json:"histogram"`
 	// Intervals holds, for random phases, the rank's latency histogram
-	// of each latencyStep interval from the release.
+	// of each LatencyStep interval from the release.
 	Intervals []*result.Histogram `json:"intervals,omitempty"`
 }
 
@@ -186,7 +188,31 @@ type FirstDoneReply struct {
 
 // Progress is a rank's running total during a phase.
 type Progress struct {
-	Phase string `json:"phase"`
-	Bytes int64  `json:"bytes"`
-	Ops   int64  `json:"ops"`
+	Phase Phase `json:"phase"`
+	Bytes int64 `json:"bytes"`
+	Ops   int64 `json:"ops"`
+}
+
+// LatencyStep is the length of the intervals random phases keep latency
+// histograms for: long enough that an interval holds thousands of
+// operations, short enough to show a stall. Interval k covers
+// [release + k·step, release + (k+1)·step) on the rank's clock, and the
+// release is one coordinator time for every rank, so the ranks' intervals
+// line up and merge by adding buckets.
+const LatencyStep = int64(time.Second)
+
+// Series asks for a phase's time series: the operations every thread of
+// the rank had completed by each of N boundaries Start+Step, Start+2·Step,
+// ... (rank clock), from the threads' operation logs.
+type Series struct {
+	Start int64 `json:"start"`
+	Step  int64 `json:"step"`
+	N     int   `json:"n"`
+}
+
+// SeriesReply holds, per boundary, the operations the rank's threads had
+// completed by then, summed over its threads: cumulative counts, which
+// add up exactly across ranks where rates would not.
+type SeriesReply struct {
+	Ops []int64 `json:"ops"`
 }

@@ -1,4 +1,4 @@
-package study
+package sweep
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ioswarm/coordinator"
+	"ioswarm/study"
 )
 
 func baseOptions(t *testing.T) coordinator.Options {
@@ -43,7 +44,7 @@ func TestPointsFixedFileSize(t *testing.T) {
 		t.Errorf("got totals %d, %d", points[0].Total, points[1].Total)
 	}
 	sw := Plan{Base: base, Threads: []int{1, 4}}.NewSweep()
-	if sw.Setup.Sizing != SizingFileSize || sw.Setup.FileSize != 8<<20 || sw.Setup.Total != 0 {
+	if sw.Setup.Sizing != study.SizingFileSize || sw.Setup.FileSize != 8<<20 || sw.Setup.Total != 0 {
 		t.Errorf("setup %+v", sw.Setup)
 	}
 }

@@ -1,4 +1,4 @@
-package study
+package sweep
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"ioswarm/coordinator"
 	"ioswarm/result"
+	"ioswarm/study"
 )
 
 // Plan is a sweep as the user asked for it.
@@ -60,15 +61,15 @@ func pointText(o coordinator.Options, depths bool) string {
 }
 
 // NewSweep is the sweep the plan describes, before any point has run.
-func (p Plan) NewSweep() *Sweep {
+func (p Plan) NewSweep() *study.Sweep {
 	b := p.Base
-	setup := Setup{Phases: b.Phases, Sizing: SizingTotal, Total: b.Total, BlockSize: b.Block,
+	setup := study.Setup{Phases: b.Phases, Sizing: study.SizingTotal, Total: b.Total, BlockSize: b.Block,
 		RandBlockSize: b.RandBlock, Dir: b.Dir, Iterations: b.Iterations, Direct: b.Direct, Fsync: b.Fsync,
 		Engine: b.Engine}
 	if b.FileSize != 0 {
-		setup.Sizing, setup.Total, setup.FileSize = SizingFileSize, 0, b.FileSize
+		setup.Sizing, setup.Total, setup.FileSize = study.SizingFileSize, 0, b.FileSize
 	}
-	sw := &Sweep{Version: b.Version, Kind: Kind, Label: b.Label,
+	sw := &study.Sweep{Version: b.Version, Kind: study.Kind, Label: b.Label,
 		Threads: append([]int(nil), p.Threads...), Setup: setup}
 	if len(p.Depths) > 1 {
 		sw.IODepths = append([]int(nil), p.Depths...)
@@ -81,7 +82,7 @@ func (p Plan) NewSweep() *Sweep {
 // point fails or the context ends: the points measured so far, marked
 // incomplete, so they can still be saved. It returns nil only when
 // nothing ran.
-func Run(ctx context.Context, p Plan) (*Sweep, error) {
+func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 	points, err := Points(p.Base, p.Threads, p.Depths)
 	if err != nil {
 		return nil, err
@@ -107,7 +108,7 @@ func Run(ctx context.Context, p Plan) (*Sweep, error) {
 }
 
 // runPoints runs each point on the session and collects its result.
-func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []coordinator.Options, sw *Sweep) error {
+func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []coordinator.Options, sw *study.Sweep) error {
 	for _, o := range points {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("sweep stopped before the point of %s: %w", pointText(o, len(p.Depths) > 1), err)

@@ -1,0 +1,40 @@
+package coordinator
+
+import (
+	"testing"
+	"time"
+
+	"ioswarm/barrier"
+	"ioswarm/wire"
+)
+
+// A rank whose clock runs 3 h ahead of the coordinator's (a time
+// namespace) reports a thread that ran from coordinator time 1 s to 2 s
+// as 3 h + 1 s to 3 h + 2 s; converted, the record reads 1 s to 2 s
+// again, and a release the coordinator sets at 5 s reaches the rank as
+// 3 h + 5 s. A flipped sign in either direction is 6 h off.
+func TestRankTimesConvertByTheOffset(t *testing.T) {
+	const ahead = int64(3 * time.Hour)
+	sec := int64(time.Second)
+	m := barrier.MemberInfo{Rank: 2, Host: "node2", ClockOffset: ahead}
+	rep := wire.RunReply{ReleasedAt: ahead + sec/2, Threads: []wire.ThreadRecord{
+		{Thread: 5, File: "t5.dat", Bytes: 100, Ops: 1, StartNS: ahead + sec, EndNS: ahead + 2*sec},
+	}}
+	rel, threads := onCoordinatorClock(2, m, "node2", rep)
+	if rel != sec/2 {
+		t.Errorf("released at %d ns on the coordinator's clock, want %d", rel, sec/2)
+	}
+	if len(threads) != 1 {
+		t.Fatalf("%d threads, want 1", len(threads))
+	}
+	th := threads[0]
+	if th.StartNS != sec || th.EndNS != 2*sec {
+		t.Errorf("thread ran %d..%d ns on the coordinator's clock, want %d..%d", th.StartNS, th.EndNS, sec, 2*sec)
+	}
+	if th.Host != "node2" || th.Rank != 2 || th.Thread != 5 || th.Bytes != 100 {
+		t.Errorf("record %+v", th)
+	}
+	if got := m.ToRank(5 * sec); got != ahead+5*sec {
+		t.Errorf("release at 5 s reaches the rank as %d ns, want %d", got, ahead+5*sec)
+	}
+}

@@ -1,0 +1,10 @@
+// Package sweep runs a scaling study: it validates every point of a
+// sweep over thread counts (and queue depths), starts the ranks once for
+// the largest point, and runs the points in order on them, collecting a
+// study.Sweep.
+//
+// It is the one part of the studies that runs the engine, kept apart so
+// that the offline tools (plot, compare, chart) link none of it. It
+// imports the standard library and ioswarm/coordinator, result and study
+// (internal/importrules checks it).
+package sweep

@@ -1,0 +1,36 @@
+package wire
+
+// ManifestName is the file a --keep job leaves in its job directory (on
+// the node of rank 0) so that a later job can read the kept files again
+// (--reuse): what the files hold and where each thread ran.
+const ManifestName = "manifest.json"
+
+// Manifest describes the files a kept job left.
+type Manifest struct {
+	JobID     string   `json:"job_id"`
+	Seed      uint64   `json:"seed"` // the data pattern's seed: a reader verifies with it
+	Threads   int      `json:"threads"`
+	FileSize  int64    `json:"file_size"`
+	Block     int64    `json:"block_size"`
+	Hosts     []string `json:"hosts"` // Hosts[t] is the host thread t ran on
+	Version   string   `json:"ioswarm_version"`
+	CreatedAt string   `json:"created_at"` // RFC 3339
+	// Layout and Pattern of the kept files; absent (per-thread) in
+	// manifests from before shared files.
+	Layout  string `json:"layout,omitempty"`
+	Pattern string `json:"pattern,omitempty"`
+}
+
+// WriteManifest asks the rank to write Manifest into its job directory;
+// nil (every rank but one) asks nothing.
+type WriteManifest struct {
+	Manifest *Manifest `json:"manifest,omitempty"`
+}
+
+// FindManifest asks rank 0's node for the manifest of a kept job under
+// Dir: of job JobID, or the newest when JobID is empty. An empty Dir (the
+// other ranks) asks nothing and gets an empty manifest.
+type FindManifest struct {
+	Dir   string `json:"dir"`
+	JobID string `json:"job_id,omitempty"`
+}
