@@ -1,9 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
+
+	"ioswarm/internal/usage"
 )
 
 func newApp() *cli.App {
@@ -26,7 +26,7 @@ func newApp() *cli.App {
 			cleanupCommand(),
 		},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
+			return usage.Wrap(err)
 		},
 		// Errors are printed once, by main, as one line.
 		ExitErrHandler:  func(*cli.Context, error) {},
@@ -37,5 +37,5 @@ func newApp() *cli.App {
 
 // flagError names the flag and its value.
 func flagError(flag, value string, err error) error {
-	return usageError{msg: fmt.Sprintf("--%s %q: %v", flag, value, err)}
+	return usage.Errorf("--%s %q: %w", flag, value, err)
 }

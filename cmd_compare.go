@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ioswarm/internal/usage"
 	"ioswarm/study"
 )
 
@@ -23,14 +24,14 @@ func compareCommand() *cli.Command {
 		Flags:  flags,
 		Action: compareAction,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
+			return usage.Wrap(err)
 		},
 	}
 }
 
 func compareAction(c *cli.Context) error {
 	if c.Args().Len() != 2 {
-		return usageError{msg: "compare: name two result files (ioswarm compare A.json B.json)"}
+		return usage.Errorf("compare: name two result files (ioswarm compare A.json B.json)")
 	}
 	size, err := chartSizeFrom(c)
 	if err != nil {
@@ -42,7 +43,7 @@ func compareAction(c *cli.Context) error {
 	}
 	if err := study.WriteCompare(os.Stdout, ss[0], ss[1]); err != nil {
 		if errors.Is(err, study.ErrNothingInCommon) {
-			return usageError{msg: "compare: " + err.Error()}
+			return usage.Errorf("compare: %w", err)
 		}
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/preflight"
 )
@@ -32,7 +33,7 @@ func hostsCommand() *cli.Command {
 		Action:          hostsAction,
 		HideHelpCommand: true,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
+			return usage.Wrap(err)
 		},
 		Subcommands: []*cli.Command{{
 			Name:   "probe",
@@ -47,11 +48,11 @@ func hostsCommand() *cli.Command {
 
 func hostsAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return usageError{msg: fmt.Sprintf("hosts: unexpected argument %q (flags start with --)", c.Args().First())}
+		return usage.Errorf("hosts: unexpected argument %q (flags start with --)", c.Args().First())
 	}
 	format := c.String("format")
 	if format != "table" && format != "json" {
-		return usageError{msg: fmt.Sprintf("--format %q: must be table or json", format)}
+		return usage.Errorf("--format %q: must be table or json", format)
 	}
 	var logOut io.Writer = os.Stderr
 	if c.Bool("quiet") {

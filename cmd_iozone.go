@@ -13,6 +13,7 @@ import (
 
 	"ioswarm/coordinator"
 	"ioswarm/hostlist"
+	"ioswarm/internal/usage"
 	"ioswarm/iozone"
 	"ioswarm/report"
 	"ioswarm/result"
@@ -38,7 +39,7 @@ func iozoneAction(c *cli.Context) error {
 	ours, theirs := splitLongFlags(c.Args().Slice())
 	cmd, err := iozone.Parse(theirs)
 	if err != nil {
-		return usageError{msg: err.Error()}
+		return usage.Wrap(err)
 	}
 	if cmd.Help {
 		fmt.Print(iozone.Help)
@@ -95,7 +96,7 @@ func iozoneAction(c *cli.Context) error {
 func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []string) (*result.Job, error) {
 	args, err := cmd.RunArgs(threads)
 	if err != nil {
-		return nil, usageError{msg: err.Error()}
+		return nil, usage.Wrap(err)
 	}
 	if !hasFlag(ours, "rand-time") {
 		// IOzone's random tests do every operation.
@@ -114,7 +115,7 @@ func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []stri
 	}
 	format := rc.String("format")
 	if format != "table" && format != "json" && format != "csv" {
-		return nil, usageError{msg: fmt.Sprintf("--format %q: must be table, json or csv", format)}
+		return nil, usage.Errorf("--format %q: must be table, json or csv", format)
 	}
 	o, err := optionsFrom(rc)
 	if err != nil {
@@ -135,15 +136,15 @@ func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []stri
 func checkClientFile(cmd iozone.Command) error {
 	f, err := os.Open(cmd.ClientFile)
 	if err != nil {
-		return usageError{msg: fmt.Sprintf("-+m %s: %v", cmd.ClientFile, err)}
+		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
 	}
 	defer f.Close()
 	entries, err := hostlist.ParseIOzone(f, cmd.ClientFile)
 	if err != nil {
-		return usageError{msg: fmt.Sprintf("-+m %s: %v", cmd.ClientFile, err)}
+		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
 	}
 	if err := iozone.CheckClients(len(entries), cmd.MaxThreads()); err != nil {
-		return usageError{msg: fmt.Sprintf("-+m %s: %v", cmd.ClientFile, err)}
+		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
 	}
 	return nil
 }
@@ -198,10 +199,10 @@ func flagContext(c *cli.Context, args []string) (*cli.Context, error) {
 		}
 	}
 	if err := set.Parse(args); err != nil {
-		return nil, usageError{msg: "iozone: " + err.Error()}
+		return nil, usage.Errorf("iozone: %w", err)
 	}
 	if set.NArg() > 0 {
-		return nil, usageError{msg: fmt.Sprintf("iozone: unexpected argument %q", set.Arg(0))}
+		return nil, usage.Errorf("iozone: unexpected argument %q", set.Arg(0))
 	}
 	rc := cli.NewContext(c.App, set, c)
 	rc.Command = &cli.Command{Name: "iozone"}

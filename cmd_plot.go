@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/chart"
+	"ioswarm/internal/usage"
 	"ioswarm/report"
 	"ioswarm/study"
 )
@@ -54,14 +55,14 @@ func plotCommand() *cli.Command {
 			&cli.BoolFlag{Name: "by-node", Usage: "with --timeline: a line per node"}),
 		Action: plotAction,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
+			return usage.Wrap(err)
 		},
 	}
 }
 
 func plotAction(c *cli.Context) error {
 	if c.Args().Len() == 0 {
-		return usageError{msg: "plot: name at least one result file (ioswarm plot results.json)"}
+		return usage.Errorf("plot: name at least one result file (ioswarm plot results.json)")
 	}
 	size, err := chartSizeFrom(c)
 	if err != nil {
@@ -71,7 +72,7 @@ func plotAction(c *cli.Context) error {
 		return plotTimeline(c, size)
 	}
 	if c.Bool("by-node") {
-		return usageError{msg: "plot: --by-node goes with --timeline"}
+		return usage.Errorf("plot: --by-node goes with --timeline")
 	}
 	ss, err := loadStudies(c.Args().Slice())
 	if err != nil {
@@ -79,7 +80,7 @@ func plotAction(c *cli.Context) error {
 	}
 	ss, err = study.Merge(ss)
 	if err != nil {
-		return usageError{msg: err.Error()}
+		return usage.Wrap(err)
 	}
 	base := c.String("chart")
 	if base == "" {
@@ -91,17 +92,17 @@ func plotAction(c *cli.Context) error {
 // plotTimeline draws one run over time.
 func plotTimeline(c *cli.Context, size chart.Size) error {
 	if c.Args().Len() != 1 {
-		return usageError{msg: "plot --timeline: name one result file of a single run"}
+		return usage.Errorf("plot --timeline: name one result file of a single run")
 	}
 	path := c.Args().First()
 	f, err := os.Open(path)
 	if err != nil {
-		return usageError{msg: err.Error()}
+		return usage.Wrap(err)
 	}
 	job, err := report.LoadJob(f, path)
 	f.Close()
 	if err != nil {
-		return usageError{msg: err.Error()}
+		return usage.Wrap(err)
 	}
 	base := c.String("chart")
 	if base == "" {
@@ -122,7 +123,7 @@ func loadStudies(paths []string) ([]*study.Sweep, error) {
 	for _, p := range paths {
 		s, err := study.Load(p)
 		if err != nil {
-			return nil, usageError{msg: err.Error()}
+			return nil, usage.Wrap(err)
 		}
 		out = append(out, s)
 	}

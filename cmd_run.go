@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 	"ioswarm/report"
 	"ioswarm/result"
 	"ioswarm/study"
@@ -21,14 +22,14 @@ func runCommand() *cli.Command {
 		Flags:  append(append(ioFlags(), reportFlags()...), launchFlags()...),
 		Action: func(c *cli.Context) error { return runAction(c) },
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
+			return usage.Wrap(err)
 		},
 	}
 }
 
 func runAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return usageError{msg: fmt.Sprintf("run: unexpected argument %q (flags start with --)", c.Args().First())}
+		return usage.Errorf("run: unexpected argument %q (flags start with --)", c.Args().First())
 	}
 	o, err := optionsFrom(c)
 	if err != nil {
@@ -36,7 +37,7 @@ func runAction(c *cli.Context) error {
 	}
 	format := c.String("format")
 	if format != "table" && format != "json" && format != "csv" {
-		return usageError{msg: fmt.Sprintf("--format %q: must be table, json or csv", format)}
+		return usage.Errorf("--format %q: must be table, json or csv", format)
 	}
 	details, err := detailsFrom(c.String("details"))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"ioswarm/chart"
 	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 	"ioswarm/progress"
 	"ioswarm/report"
 	"ioswarm/result"
@@ -27,7 +28,7 @@ func sweepCommand() *cli.Command {
 		Flags:  append(append(append(sweepIOFlags(), reportFlags()...), launchFlags()...), chartFlags()...),
 		Action: sweepAction,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
+			return usage.Wrap(err)
 		},
 	}
 }
@@ -57,7 +58,7 @@ func sweepIOFlags() []cli.Flag {
 
 func sweepAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return usageError{msg: fmt.Sprintf("sweep: unexpected argument %q (flags start with --)", c.Args().First())}
+		return usage.Errorf("sweep: unexpected argument %q (flags start with --)", c.Args().First())
 	}
 	threads, err := study.ParseThreads(c.String("threads"))
 	if err != nil {
@@ -65,7 +66,7 @@ func sweepAction(c *cli.Context) error {
 	}
 	format := c.String("format")
 	if format != "table" && format != "json" && format != "csv" {
-		return usageError{msg: fmt.Sprintf("--format %q: must be table, json or csv", format)}
+		return usage.Errorf("--format %q: must be table, json or csv", format)
 	}
 	size, err := chartSizeFrom(c)
 	if err != nil {
@@ -78,11 +79,11 @@ func sweepAction(c *cli.Context) error {
 	if o.TotalAuto {
 		// Each point would size itself from its own nodes' memory, and
 		// a sweep's aggregate must stay the same at every point.
-		return usageError{msg: "--total auto: not for sweeps, whose aggregate must be fixed; `ioswarm run --total auto` on the largest point's hosts prints the size to give"}
+		return usage.Errorf("--total auto: not for sweeps, whose aggregate must be fixed; `ioswarm run --total auto` on the largest point's hosts prints the size to give")
 	}
 	if path := c.String("csv"); path != "" {
 		if err := study.CheckCSV(path); err != nil {
-			return usageError{msg: err.Error()}
+			return usage.Wrap(err)
 		}
 	}
 	depths, err := study.ParseThreads(c.String("iodepth"))

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/progress"
 	"ioswarm/units"
@@ -79,7 +80,7 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 	}
 	if c.Bool("no-fsync") {
 		if c.IsSet("fsync") && c.Bool("fsync") {
-			return o, usageError{msg: "--fsync and --no-fsync both given: use one"}
+			return o, usage.Errorf("--fsync and --no-fsync both given: use one")
 		}
 		o.Fsync = false
 	}

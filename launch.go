@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/hostlist"
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 )
 
@@ -47,7 +48,7 @@ func launchFrom(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []
 		}
 	case "local", "ssh", "srun":
 	default:
-		return nil, nil, usageError{msg: fmt.Sprintf("--launcher %q: must be auto, local, ssh or srun", kind)}
+		return nil, nil, usage.Errorf("--launcher %q: must be auto, local, ssh or srun", kind)
 	}
 	switch kind {
 	case "srun":
@@ -56,7 +57,7 @@ func launchFrom(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []
 		return sshLauncher(c, log)
 	}
 	if hosts != "" {
-		return nil, nil, usageError{msg: "--hosts given with --launcher local, which runs every rank on this machine; drop one of them"}
+		return nil, nil, usage.Errorf("--hosts given with --launcher local, which runs every rank on this machine; drop one of them")
 	}
 	bin, err := os.Executable()
 	if err != nil {
@@ -69,7 +70,7 @@ func launchFrom(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []
 func sshLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
 	spec := c.String("hosts")
 	if spec == "" {
-		return nil, nil, usageError{msg: "--launcher ssh needs --hosts (a host file or a list such as node[1-4])"}
+		return nil, nil, usage.Errorf("--launcher ssh needs --hosts (a host file or a list such as node[1-4])")
 	}
 	entries, source, err := hostlist.Load(spec)
 	if err != nil {

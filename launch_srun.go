@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/hostlist"
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 )
 
@@ -20,12 +21,12 @@ func srunDetected() bool { return launcher.InSlurmAllocation() }
 // step. Threads go round-robin over the nodes in SLURM_JOB_NODELIST order.
 func srunLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
 	if c.String("hosts") != "" {
-		return nil, nil, usageError{msg: "--hosts given with --launcher srun, which runs on the nodes of the Slurm " +
-			"allocation (SLURM_JOB_NODELIST); drop --hosts, or use --launcher ssh"}
+		return nil, nil, usage.Errorf("--hosts given with --launcher srun, which runs on the nodes of the Slurm " +
+			"allocation (SLURM_JOB_NODELIST); drop --hosts, or use --launcher ssh")
 	}
 	alloc, err := launcher.AllocationFromEnv(os.Getenv)
 	if err != nil {
-		return nil, nil, usageError{msg: "--launcher srun: " + err.Error()}
+		return nil, nil, usage.Errorf("--launcher srun: %w", err)
 	}
 	bin, err := os.Executable()
 	if err != nil {

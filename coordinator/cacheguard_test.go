@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/result"
 )
@@ -188,7 +189,7 @@ func TestFileLimit(t *testing.T) {
 			t.Fatalf("10 ranks under 200 fds: %v", err)
 		}
 		err := checkFileLimit(200)
-		if err == nil || !IsUsage(err) || !strings.Contains(err.Error(), "limit is 200") || !strings.Contains(err.Error(), "need about 864") {
+		if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "limit is 200") || !strings.Contains(err.Error(), "need about 864") {
 			t.Fatalf("200 ranks under 200 fds: %v", err)
 		}
 		return

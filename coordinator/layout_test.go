@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/internal/usage"
 	"ioswarm/rank"
 )
 
@@ -40,7 +41,7 @@ func TestLayoutAndMetadataValidation(t *testing.T) {
 		o := base()
 		c.set(&o)
 		err := o.Validate()
-		if !IsUsage(err) || !strings.Contains(err.Error(), c.want) {
+		if !usage.Is(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("want a usage error with %q, got %v", c.want, err)
 		}
 	}

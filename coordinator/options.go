@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/units"
 )
@@ -83,21 +83,8 @@ type Options struct {
 	Progress         Progress             // nil = no live progress
 }
 
-// UsageError is a problem with what the user asked for: printed as one
-// line, exit code 2, nothing started.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
-
-func usagef(format string, args ...any) error {
-	return &UsageError{Msg: fmt.Sprintf(format, args...)}
-}
-
-// IsUsage reports whether err is a usage error.
-func IsUsage(err error) bool {
-	var u *UsageError
-	return errors.As(err, &u)
-}
+// usagef is a problem with what the user asked for (see package usage).
+func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // Phase names, in the order users usually want them. rewrite and reread
 // are IOzone's second passes: the same records over the existing files.

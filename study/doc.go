@@ -8,6 +8,6 @@
 // this package never recomputes or redefines them.
 //
 // It imports the standard library and ioswarm/coordinator, figures,
-// report, result and units; it must not import chart, progress, rank,
+// internal/usage, report, result and units; it must not import chart, progress, rank,
 // barrier or launcher (ranks are reached only through coordinator).
 package study

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 	"ioswarm/result"
 )
 
@@ -31,7 +32,7 @@ type Plan struct {
 // threads) fails the sweep at once, naming the point.
 func Points(base coordinator.Options, threads, depths []int) ([]coordinator.Options, error) {
 	if len(threads) == 0 {
-		return nil, &coordinator.UsageError{Msg: "--threads: no thread counts given"}
+		return nil, usage.Errorf("--threads: no thread counts given")
 	}
 	if len(depths) == 0 {
 		depths = []int{base.IODepth}

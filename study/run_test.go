@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 )
 
 func baseOptions(t *testing.T) coordinator.Options {
@@ -52,14 +53,14 @@ func TestPointsFixedFileSize(t *testing.T) {
 // point, as a usage error (exit code 2, nothing started).
 func TestPointsNameTheBadPoint(t *testing.T) {
 	_, err := Points(baseOptions(t), []int{1, 2, 32}, nil)
-	if err == nil || !strings.Contains(err.Error(), "sweep point of 32 threads") || !coordinator.IsUsage(err) {
-		t.Fatalf("error %v (usage %v)", err, coordinator.IsUsage(err))
+	if err == nil || !strings.Contains(err.Error(), "sweep point of 32 threads") || !usage.Is(err) {
+		t.Fatalf("error %v (usage %v)", err, usage.Is(err))
 	}
 	_, err = Points(baseOptions(t), []int{3}, nil)
 	if err == nil || !strings.Contains(err.Error(), "3 threads") || !strings.Contains(err.Error(), "does not divide") {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := Points(baseOptions(t), nil, nil); err == nil || !coordinator.IsUsage(err) {
+	if _, err := Points(baseOptions(t), nil, nil); err == nil || !usage.Is(err) {
 		t.Fatalf("empty list: %v", err)
 	}
 }
