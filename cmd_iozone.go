@@ -117,7 +117,7 @@ func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []stri
 	if format != "table" && format != "json" && format != "csv" {
 		return nil, usage.Errorf("--format %q: must be table, json or csv", format)
 	}
-	o, err := optionsFrom(rc)
+	l, o, err := optionsFrom(rc)
 	if err != nil {
 		return nil, err
 	}
@@ -126,10 +126,10 @@ func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []stri
 	// of job, thread and offset), so the kept files stay verifiable.
 	o.ReuseWrites = cmd.NeedsExistingFiles()
 	o.CommandLine = "ioswarm iozone " + strings.Join(c.Args().Slice(), " ")
-	if err := o.Validate(); err != nil {
+	if err := o.Validate(l); err != nil {
 		return nil, err
 	}
-	return coordinator.Run(c.Context, o)
+	return coordinator.Run(c.Context, l, o)
 }
 
 // checkClientFile applies IOzone's rule: no more threads than lines.

@@ -31,7 +31,7 @@ func runAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return usage.Errorf("run: unexpected argument %q (flags start with --)", c.Args().First())
 	}
-	o, err := optionsFrom(c)
+	l, o, err := optionsFrom(c)
 	if err != nil {
 		return err
 	}
@@ -43,10 +43,10 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := o.Validate(); err != nil {
+	if err := o.Validate(l); err != nil {
 		return err
 	}
-	job, runErr := coordinator.Run(c.Context, o)
+	job, runErr := coordinator.Run(c.Context, l, o)
 	if job == nil {
 		return runErr
 	}

@@ -72,7 +72,7 @@ func sweepAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	o, err := optionsFrom(c)
+	l, o, err := optionsFrom(c)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func sweepAction(c *cli.Context) error {
 		return flagError("iodepth", c.String("iodepth"), err)
 	}
 	o.IODepth = depths[0]
-	plan := study.Plan{Base: o, Threads: threads}
+	plan := study.Plan{Base: o, Launch: l, Threads: threads}
 	if len(depths) > 1 {
 		plan.Depths = depths
 	}
@@ -167,7 +167,7 @@ func newSweepPrinter(w io.Writer, format string, sw *study.Sweep, csvPath string
 
 // before names the point on the progress line; the table's header waits
 // for the first point so that a launch failure prints no empty table.
-func (s *sweepPrinter) before(o coordinator.Options) {
+func (s *sweepPrinter) before(o coordinator.Workload) {
 	if r, ok := s.progress.(*progress.Reporter); ok {
 		unit := "threads"
 		if o.Threads == 1 {

@@ -69,18 +69,18 @@ func reportFlags() []cli.Flag {
 
 // optionsFrom turns flags into coordinator options, naming the flag and
 // value of anything that does not parse.
-func optionsFrom(c *cli.Context) (coordinator.Options, error) {
-	o := coordinator.Options{
+func optionsFrom(c *cli.Context) (coordinator.Launch, coordinator.Workload, error) {
+	la := coordinator.Launch{LocalRanks: c.Int("local-ranks"), HeartbeatTimeout: c.Duration("heartbeat-timeout"), Listen: c.String("listen")}
+	o := coordinator.Workload{
 		Dir: c.String("dir"), Threads: c.Int("threads"), Fsync: c.Bool("fsync"),
 		Direct: c.Bool("direct"), Verify: c.Bool("verify"), Keep: c.Bool("keep"),
 		DropCaches: c.String("drop-caches"), Iterations: c.Int("iterations"),
-		Stonewall: c.Duration("stonewall"), RandTime: c.Duration("rand-time"), LocalRanks: c.Int("local-ranks"),
-		HeartbeatTimeout: c.Duration("heartbeat-timeout"), Version: fullVersion(),
+		Stonewall: c.Duration("stonewall"), RandTime: c.Duration("rand-time"), Version: fullVersion(),
 		CommandLine: strings.Join(os.Args, " "), Label: c.String("label"),
 	}
 	if c.Bool("no-fsync") {
 		if c.IsSet("fsync") && c.Bool("fsync") {
-			return o, usage.Errorf("--fsync and --no-fsync both given: use one")
+			return la, o, usage.Errorf("--fsync and --no-fsync both given: use one")
 		}
 		o.Fsync = false
 	}
@@ -97,13 +97,13 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 	if v := c.String("md-size"); v != "" && v != "0" {
 		n, err := units.ParseSize(v)
 		if err != nil {
-			return o, flagError("md-size", v, err)
+			return la, o, flagError("md-size", v, err)
 		}
 		o.MDSize = n
 	}
 	shift, err := parseReadShift(c.String("read-shift"))
 	if err != nil {
-		return o, err
+		return la, o, err
 	}
 	o.ReadShift = shift
 	o.TotalAuto = c.String("total") == "auto"
@@ -119,18 +119,15 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 		}
 		n, err := units.ParseSize(v)
 		if err != nil {
-			return o, flagError(s.flag, v, err)
+			return la, o, flagError(s.flag, v, err)
 		}
 		if n <= 0 && !(n == 0 && s.flag == "server-cache") {
-			return o, flagError(s.flag, v, fmt.Errorf("must be positive"))
+			return la, o, flagError(s.flag, v, fmt.Errorf("must be positive"))
 		}
 		*s.dst = n
 	}
 	if c.String("total") == "" && c.String("file-size") == "" {
 		o.Total = 1 << 30
-	}
-	if o.HeartbeatTimeout <= 0 {
-		return o, flagError("heartbeat-timeout", o.HeartbeatTimeout.String(), fmt.Errorf("must be positive"))
 	}
 	log := launcher.NewLineWriter(os.Stderr)
 	if c.Bool("quiet") {
@@ -138,27 +135,26 @@ func optionsFrom(c *cli.Context) (coordinator.Options, error) {
 	}
 	rep, err := progressFrom(c)
 	if err != nil {
-		return o, err
+		return la, o, err
 	}
 	if rep != nil {
 		// Log lines go through the reporter so they never run into a
 		// progress line drawn on the terminal.
 		o.Progress, log = rep, launcher.NewLineWriter(rep.Writer(os.Stderr))
 	}
-	o.Log = log
+	la.Log = log
 	l, targets, err := launchFrom(c, log)
 	if err != nil {
-		return o, err
+		return la, o, err
 	}
-	o.Launcher, o.Targets = l, targets
+	la.Launcher, la.Targets = l, targets
 	if n, source := iozoneClients(c); n > 0 && !c.IsSet("threads") && (c.Command.Name == "run" || c.Command.Name == "iozone") {
 		// IOzone runs a child per line of its client file: so do we,
 		// unless --threads says otherwise.
 		o.Threads = n
 		o.ThreadsFrom = fmt.Sprintf("one per line of %s", source)
 	}
-	o.Listen = c.String("listen")
-	return o, nil
+	return la, o, nil
 }
 
 // parseReadShift reads --read-shift: auto or a whole number of nodes.

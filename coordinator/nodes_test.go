@@ -12,7 +12,7 @@ import (
 
 func jobOn(names ...string) *job {
 	s := &Session{targets: hosts(names...)}
-	j := &job{s: s, o: Options{Dir: "/mnt/gv0/bench"}, threads: make([][]int, len(names))}
+	j := &job{s: s, o: Workload{Dir: "/mnt/gv0/bench"}, threads: make([][]int, len(names))}
 	for r := range names {
 		j.threads[r] = []int{r}
 	}
@@ -71,7 +71,7 @@ func TestMixedFilesystemsKeepReadsLocal(t *testing.T) {
 	facts := []nodefacts.Facts{gluster, local}
 	var log strings.Builder
 	j := jobOn("node1", "node2")
-	j.o.AllowMixedFS, j.o.ReadShift, j.o.Log = true, ReadShiftAuto, launcher.NewLineWriter(&log)
+	j.o.AllowMixedFS, j.o.ReadShift, j.s.o.Log = true, ReadShiftAuto, launcher.NewLineWriter(&log)
 	j.res = &result.Job{Config: result.Config{ReadShift: 1}}
 	j.shift, j.sources = 1, []int{1, 0}
 	if err := j.sameFilesystem(facts); err != nil {

@@ -24,7 +24,7 @@ var readOnlyPhases = []string{"read", "reread", "randread"}
 // validateReuse checks --reuse: a job id, a job directory
 // (<dir>/ioswarm-<id>, which also sets --dir) or "latest", and phases
 // that only read.
-func (o *Options) validateReuse() error {
+func (o *Workload) validateReuse() error {
 	if o.Reuse == "" {
 		return nil
 	}
