@@ -124,12 +124,18 @@ func (s *Session) newJob(o Workload) (*job, error) {
 			threadHost[t] = hosts[r]
 		}
 	}
-	j := &job{s: s, o: o, sources: sources, shift: shift, threadHost: threadHost, id: hex.EncodeToString(random[:6]), seed: binary.LittleEndian.Uint64(random[6:]),
+	id := hex.EncodeToString(random[:6])
+	if s.current == nil {
+		// The first job takes the session's id, so the ranks' --job (what
+		// ps shows on a node) names its directory, ioswarm-<id>.
+		id = s.id
+	}
+	j := &job{s: s, o: o, sources: sources, shift: shift, threadHost: threadHost, id: id, seed: binary.LittleEndian.Uint64(random[6:]),
 		threads: make([][]int, len(s.targets)), dropper: make([]bool, len(s.targets)), members: s.members}
 	copy(j.threads, pl.threads)
 	copy(j.dropper, pl.dropper)
 	j.res = &result.Job{
-		Version: o.Version, JobID: j.id, CommandLine: o.CommandLine, Label: o.Label,
+		Version: o.Version, JobID: j.id, SessionID: s.id, CommandLine: o.CommandLine, Label: o.Label,
 		StartedAt: time.Now().Format(time.RFC3339), Launcher: s.o.Launcher.Name(),
 		Config: result.Config{
 			Threads: o.Threads, BlockSize: o.Block, RandBlockSize: o.RandBlock, FileSize: o.FileSize,
@@ -255,7 +261,7 @@ func (j *job) setup(ctx context.Context) error {
 		m, f := j.members[r], facts[r]
 		j.res.Hosts = append(j.res.Hosts, result.Host{
 			Host: t.Host, Rank: r, Threads: len(j.threads[r]), Kernel: s.Kernel, Arch: s.Arch,
-			FSType: s.FSType, ClockOffsetNS: m.ClockOffset, ClockErrorNS: m.ClockError,
+			FSType: s.FSType, Dir: j.dirOf(t), AbsDir: f.AbsDir, ClockOffsetNS: m.ClockOffset, ClockErrorNS: m.ClockError,
 			MemTotal: f.MemTotal, CacheBytes: f.CacheBytes, CacheNotes: f.CacheNotes, BootID: f.BootID,
 			MountPoint: f.MountPoint, FSSource: f.FSSource, MountOptions: f.MountOptions,
 			FSBlockSize: f.BlockSize, Stripe: f.Stripe,
