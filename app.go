@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"slices"
+
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/internal/usage"
@@ -12,7 +15,7 @@ func newApp() *cli.App {
 		Usage:   "measure what a filesystem really delivers to a cluster",
 		Version: fullVersion(),
 		Description: "N threads over many nodes write and read N files (or do random 4 KiB I/O), timed together;\n" +
-			"figures are defined in the README. With no hosts, ranks run on this machine.",
+			"figures are defined in the README. With no nodes given, ranks run on this machine.",
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		Commands: []*cli.Command{
 			runCommand(),
@@ -24,18 +27,73 @@ func newApp() *cli.App {
 			versionCommand(),
 			rankCommand(),
 			cleanupCommand(),
+			helpCommand(),
 		},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usage.Wrap(err)
-		},
+		OnUsageError: onUsageError,
 		// Errors are printed once, by main, as one line.
-		ExitErrHandler:  func(*cli.Context, error) {},
-		HideHelpCommand: true,
-		CommandNotFound: nil,
+		ExitErrHandler: func(*cli.Context, error) {},
+		// Reached with arguments only when the first names no command.
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			return unknownCommand(c.App.Commands, c.Args().First())
+		},
 	}
 }
 
-// flagError names the flag and its value.
-func flagError(flag, value string, err error) error {
-	return usage.Errorf("--%s %q: %w", flag, value, err)
+// helpCommand replaces the CLI's own, which fails an unknown topic with
+// exit code 3 and no suggestion.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Aliases:   []string{"h"},
+		Usage:     "show the commands, or one command's flags and examples",
+		ArgsUsage: "[command]",
+		Action: func(c *cli.Context) error {
+			name := c.Args().First()
+			if name == "" {
+				return cli.ShowAppHelp(c)
+			}
+			if cmd := findCommand(c.App.Commands, name); cmd == nil || cmd.Hidden {
+				return unknownCommand(c.App.Commands, name)
+			}
+			// The app's context, whose commands include name.
+			return cli.ShowCommandHelp(c.Lineage()[1], name)
+		},
+	}
+}
+
+// runApp runs the command line args (args[0] is the program), with flags
+// given after positional arguments moved in front of them.
+func runApp(ctx context.Context, args []string) error {
+	app := newApp()
+	return app.RunContext(ctx, flagsFirst(app.Commands, args))
+}
+
+// command gives a command what every command has: usage errors that name
+// the flag (with a hint where one helps), help that ends with examples,
+// and its action.
+func command(c *cli.Command, examples string, action cli.ActionFunc) *cli.Command {
+	c.OnUsageError = onUsageError
+	c.Action = action
+	if examples != "" {
+		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\nEXAMPLES:\n" + examples + "\n"
+	}
+	return c
+}
+
+// onUsageError turns a flag the CLI could not parse into a usage error
+// with a hint where one helps.
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	flags := c.App.Flags
+	if c.Command != nil && len(c.Command.Flags) > 0 {
+		flags = c.Command.Flags
+	}
+	return usage.Wrap(flagProblem(flags, err))
+}
+
+// concat joins flag groups into one list.
+func concat(groups ...[]cli.Flag) []cli.Flag {
+	return slices.Concat(groups...)
 }

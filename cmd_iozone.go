@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,18 +33,28 @@ func iozoneCommand() *cli.Command {
 		Description: "The same job as `ioswarm run` with the equivalent flags (printed in the header). -i1 or -i2 without -i0\n" +
 			"reads the files an earlier -w run left, checked against that run's manifest. docs/iozone.md maps every option.",
 		SkipFlagParsing: true,
-		Action:          iozoneAction,
+		Action: func(c *cli.Context) error {
+			return runIOzone(c.Context, iozoneOptions{args: c.Args().Slice(), stdout: c.App.Writer, stderr: c.App.ErrWriter})
+		},
 	}
 }
 
-func iozoneAction(c *cli.Context) error {
-	ours, theirs := splitLongFlags(c.Args().Slice())
+// iozoneOptions are the iozone command's arguments: IOzone's options and
+// run's long flags, mixed, parsed here rather than by the CLI.
+type iozoneOptions struct {
+	args           []string
+	stdout, stderr io.Writer
+}
+
+// runIOzone is `ioswarm iozone`.
+func runIOzone(ctx context.Context, o iozoneOptions) error {
+	ours, theirs := splitLongFlags(o.args)
 	cmd, err := iozone.Parse(theirs)
 	if err != nil {
 		return usage.Wrap(err)
 	}
 	if cmd.Help {
-		fmt.Print(iozone.Help)
+		fmt.Fprint(o.stdout, iozone.Help)
 		return nil
 	}
 	if cmd.ClientFile != "" {
@@ -50,10 +62,17 @@ func iozoneAction(c *cli.Context) error {
 			return err
 		}
 	}
+	ro, err := parseRunFlags(ours)
+	if err != nil {
+		return err
+	}
+	if err := checkFormat(ro.Format, "table", "json", "csv"); err != nil {
+		return err
+	}
 	var jobs []*result.Job
 	var runErr error
-	for _, n := range cmd.ThreadCounts() {
-		job, err := runIOzonePoint(c, cmd, n, ours)
+	for i, n := range cmd.ThreadCounts() {
+		job, err := runIOzonePoint(ctx, o, cmd, n, ours, i == 0)
 		if job != nil {
 			jobs = append(jobs, job)
 		}
@@ -62,38 +81,37 @@ func iozoneAction(c *cli.Context) error {
 			break
 		}
 	}
-	rc, err := flagContext(c, ours)
-	if err != nil {
-		return err
-	}
-	if out := rc.String("output"); out != "" && len(jobs) > 0 {
-		if err := writeJobs(out, jobs); err != nil && runErr == nil {
-			return err
-		}
+	var saveErr error
+	if ro.Output != "" && len(jobs) > 0 {
+		saveErr = writeFile("output", ro.Output, func(w io.Writer) error { return writeJobsJSON(w, jobs) })
 	}
 	if runErr != nil {
-		return runErr
+		return errors.Join(runErr, saveErr)
 	}
-	switch rc.String("format") {
+	return errors.Join(printIOzone(o.stdout, ro.Format, cmd, jobs), saveErr)
+}
+
+func printIOzone(w io.Writer, format string, cmd iozone.Command, jobs []*result.Job) error {
+	switch format {
 	case "json":
-		return writeJobsJSON(os.Stdout, jobs)
+		return writeJobsJSON(w, jobs)
 	case "csv":
 		for i, job := range jobs {
-			if err := report.WriteCSV(os.Stdout, job, i == 0); err != nil {
+			if err := report.WriteCSV(w, job, i == 0); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	for _, job := range jobs {
-		fmt.Printf("\tioswarm: %s\n", cmd.Equivalent(job.Config.Threads))
+		fmt.Fprintf(w, "\tioswarm: %s\n", cmd.Equivalent(job.Config.Threads))
 	}
-	return iozone.WriteAll(os.Stdout, jobs, cmd)
+	return iozone.WriteAll(w, jobs, cmd)
 }
 
 // runIOzonePoint runs cmd at one thread count, as `ioswarm run` with the
-// equivalent flags would.
-func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []string) (*result.Job, error) {
+// equivalent flags would. The first point checks the output files.
+func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, threads int, ours []string, first bool) (*result.Job, error) {
 	args, err := cmd.RunArgs(threads)
 	if err != nil {
 		return nil, usage.Wrap(err)
@@ -109,27 +127,31 @@ func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []stri
 	if cmd.NeedsExistingFiles() && !hasFlag(ours, "reuse") {
 		args = append(args, "--reuse", coordinator.ReuseLatest)
 	}
-	rc, err := flagContext(c, append(args, ours...))
+	ro, err := parseRunFlags(append(args, ours...))
 	if err != nil {
 		return nil, err
 	}
-	format := rc.String("format")
-	if format != "table" && format != "json" && format != "csv" {
-		return nil, usage.Errorf("--format %q: must be table, json or csv", format)
-	}
-	l, o, err := optionsFrom(rc)
+	spec, err := jobFrom(&ro.ioOptions, &ro.reportOptions, &ro.launchOptions, ro.given, ro.Threads, ro.IODepth, o.stderr)
 	if err != nil {
 		return nil, err
+	}
+	if n, source := iozoneClients(ro.Hosts); n > 0 && !ro.given["threads"] {
+		spec.work.Threads, spec.work.ThreadsFrom = n, fmt.Sprintf("one per line of %s", source)
 	}
 	// IOzone's -i2 random-writes into the files it finds; the bytes it
 	// writes are the ones they hold already (the pattern is a function
 	// of job, thread and offset), so the kept files stay verifiable.
-	o.ReuseWrites = cmd.NeedsExistingFiles()
-	o.CommandLine = "ioswarm iozone " + strings.Join(c.Args().Slice(), " ")
-	if err := o.Validate(l); err != nil {
+	spec.work.ReuseWrites = cmd.NeedsExistingFiles()
+	spec.work.CommandLine = "ioswarm iozone " + strings.Join(o.args, " ")
+	if err := spec.work.Validate(spec.launch); err != nil {
 		return nil, err
 	}
-	return coordinator.Run(c.Context, l, o)
+	if first {
+		if err := checkOutputs(o.stderr, outputPath{"output", ro.Output, true}); err != nil {
+			return nil, err
+		}
+	}
+	return coordinator.Run(ctx, spec.launch, spec.work)
 }
 
 // checkClientFile applies IOzone's rule: no more threads than lines.
@@ -154,7 +176,8 @@ func checkClientFile(cmd iozone.Command) error {
 // with a single dash.
 func splitLongFlags(args []string) (ours, theirs []string) {
 	takesValue := map[string]bool{}
-	for _, f := range runFlags() {
+	var ro runOptions
+	for _, f := range ro.flags() {
 		if _, isBool := f.(*cli.BoolFlag); !isBool {
 			for _, n := range f.Names() {
 				takesValue[n] = true
@@ -183,47 +206,28 @@ func hasFlag(args []string, name string) bool {
 	})
 }
 
-// runFlags are run's flags, which the iozone command takes too.
-func runFlags() []cli.Flag {
-	return append(append(ioFlags(), reportFlags()...), launchFlags()...)
-}
-
-// flagContext parses args against run's flags into a context of its own,
-// so optionsFrom reads them as it reads run's.
-func flagContext(c *cli.Context, args []string) (*cli.Context, error) {
+// parseRunFlags parses args against run's flags, which the iozone
+// command takes too.
+func parseRunFlags(args []string) (runOptions, error) {
+	var ro runOptions
 	set := flag.NewFlagSet("iozone", flag.ContinueOnError)
 	set.SetOutput(io.Discard)
-	for _, f := range runFlags() {
+	flags := ro.flags()
+	for _, f := range flags {
 		if err := f.Apply(set); err != nil {
-			return nil, err
+			return ro, err
 		}
 	}
 	if err := set.Parse(args); err != nil {
-		return nil, usage.Errorf("iozone: %w", err)
+		return ro, usage.Errorf("iozone: %w", flagProblem(flags, err))
 	}
 	if set.NArg() > 0 {
-		return nil, usage.Errorf("iozone: unexpected argument %q", set.Arg(0))
+		return ro, usage.Errorf("iozone: unexpected argument %q", set.Arg(0))
 	}
-	rc := cli.NewContext(c.App, set, c)
-	rc.Command = &cli.Command{Name: "iozone"}
-	return rc, nil
-}
-
-// writeJobs saves one result, or a list of them when the command ran
-// several process counts (-l/-u).
-func writeJobs(path string, jobs []*result.Job) error {
-	if len(jobs) == 1 {
-		return writeResult(path, jobs[0])
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--output: %w", err)
-	}
-	if err := writeJobsJSON(f, jobs); err != nil {
-		f.Close()
-		return fmt.Errorf("--output %s: %w", path, err)
-	}
-	return f.Close()
+	ro.given = given{}
+	set.Visit(func(f *flag.Flag) { ro.given[f.Name] = true })
+	ro.HostsGiven = ro.given["hosts"]
+	return ro, nil
 }
 
 func writeJobsJSON(w io.Writer, jobs []*result.Job) error {

@@ -15,18 +15,10 @@ import (
 	"ioswarm/study"
 )
 
-// chartFlags place and size the chart; shared by sweep, plot and compare.
-func chartFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "chart", Usage: "write the chart to PATH.svg and PATH.png (default: next to the results, same base name)"},
-		&cli.StringFlag{Name: "chart-size", Value: fmt.Sprintf("%dx%d", chart.DefaultWidth, chart.DefaultHeight), Usage: "chart size in pixels, WIDTHxHEIGHT"},
-	}
-}
-
-func chartSizeFrom(c *cli.Context) (chart.Size, error) {
-	s, err := chart.ParseSize(c.String("chart-size"))
+func chartSizeFrom(v string) (chart.Size, error) {
+	s, err := chart.ParseSize(v)
 	if err != nil {
-		return s, flagError("chart-size", c.String("chart-size"), err)
+		return s, flagError("chart-size", v, err)
 	}
 	return s, nil
 }
@@ -41,8 +33,17 @@ func drawChart(w io.Writer, base string, ss []*study.Sweep, size chart.Size) err
 	return nil
 }
 
+// plotOptions are plot's flags and arguments.
+type plotOptions struct {
+	chartOptions
+	Timeline, ByNode bool
+	args             []string
+	stdout           io.Writer
+}
+
 func plotCommand() *cli.Command {
-	return &cli.Command{
+	var o plotOptions
+	return command(&cli.Command{
 		Name:      "plot",
 		Usage:     "re-draw the chart from saved result files (sweeps or single runs)",
 		ArgsUsage: "FILE.json...",
@@ -50,31 +51,35 @@ func plotCommand() *cli.Command {
 			"into one line (single runs at different thread counts, for instance). The chart goes next\n" +
 			"to the first file with the same base name, or where --chart says.\n" +
 			"--timeline draws one run's phases over time instead (FILE-timeline.svg and .png).",
-		Flags: append(chartFlags(),
-			&cli.BoolFlag{Name: "timeline", Usage: "draw a single run's GB/s (and IOPS) over time, from the series in its result file"},
-			&cli.BoolFlag{Name: "by-node", Usage: "with --timeline: a line per node"}),
-		Action: plotAction,
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usage.Wrap(err)
-		},
-	}
+		Flags: append(chartFlags(&o.chartOptions),
+			&cli.BoolFlag{Name: "timeline", Destination: &o.Timeline, Category: catOutput, Usage: "draw a single run's GB/s (and IOPS) over time, from the series in its result file"},
+			&cli.BoolFlag{Name: "by-node", Destination: &o.ByNode, Category: catOutput, Usage: "with --timeline: a line per node"}),
+	}, plotExamples, func(c *cli.Context) error {
+		o.args, o.stdout = c.Args().Slice(), c.App.Writer
+		return runPlot(o)
+	})
 }
 
-func plotAction(c *cli.Context) error {
-	if c.Args().Len() == 0 {
+const plotExamples = `   ioswarm plot lustre.json                         # lustre.svg and lustre.png
+   ioswarm plot run-*.json --chart scaling          # single runs with one --label, joined into lines
+   ioswarm plot run.json --timeline --by-node`
+
+// runPlot is `ioswarm plot`.
+func runPlot(o plotOptions) error {
+	if len(o.args) == 0 {
 		return usage.Errorf("plot: name at least one result file (ioswarm plot results.json)")
 	}
-	size, err := chartSizeFrom(c)
+	size, err := chartSizeFrom(o.ChartSize)
 	if err != nil {
 		return err
 	}
-	if c.Bool("timeline") {
-		return plotTimeline(c, size)
+	if o.Timeline {
+		return plotTimeline(o, size)
 	}
-	if c.Bool("by-node") {
+	if o.ByNode {
 		return usage.Errorf("plot: --by-node goes with --timeline")
 	}
-	ss, err := loadStudies(c.Args().Slice())
+	ss, err := loadStudies(o.args)
 	if err != nil {
 		return err
 	}
@@ -82,19 +87,19 @@ func plotAction(c *cli.Context) error {
 	if err != nil {
 		return usage.Wrap(err)
 	}
-	base := c.String("chart")
+	base := o.Chart
 	if base == "" {
-		base = c.Args().First()
+		base = o.args[0]
 	}
-	return drawChart(os.Stdout, base, ss, size)
+	return drawChart(o.stdout, base, ss, size)
 }
 
 // plotTimeline draws one run over time.
-func plotTimeline(c *cli.Context, size chart.Size) error {
-	if c.Args().Len() != 1 {
+func plotTimeline(o plotOptions, size chart.Size) error {
+	if len(o.args) != 1 {
 		return usage.Errorf("plot --timeline: name one result file of a single run")
 	}
-	path := c.Args().First()
+	path := o.args[0]
 	f, err := os.Open(path)
 	if err != nil {
 		return usage.Wrap(err)
@@ -104,15 +109,15 @@ func plotTimeline(c *cli.Context, size chart.Size) error {
 	if err != nil {
 		return usage.Wrap(err)
 	}
-	base := c.String("chart")
+	base := o.Chart
 	if base == "" {
 		base = strings.TrimSuffix(path, filepath.Ext(path)) + "-timeline"
 	}
-	svg, png, err := chart.WriteTimeline(base, job, c.Bool("by-node"), size)
+	svg, png, err := chart.WriteTimeline(base, job, o.ByNode, size)
 	if err != nil {
 		return fmt.Errorf("plot --timeline %s: %w", path, err)
 	}
-	fmt.Printf("chart: %s, %s\n", svg, png)
+	fmt.Fprintf(o.stdout, "chart: %s, %s\n", svg, png)
 	return nil
 }
 

@@ -3,9 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
-
-	"github.com/urfave/cli/v2"
 
 	"ioswarm/hostlist"
 	"ioswarm/internal/usage"
@@ -19,8 +16,8 @@ func srunDetected() bool { return launcher.InSlurmAllocation() }
 // srunLauncher starts one rank on each node of the Slurm allocation this
 // process runs in (SLURM_JOB_ID, SLURM_JOB_NODELIST), each as its own srun
 // step. Threads go round-robin over the nodes in SLURM_JOB_NODELIST order.
-func srunLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
-	if c.String("hosts") != "" {
+func srunLauncher(o *launchOptions, adv string, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
+	if o.Hosts != "" {
 		return nil, nil, usage.Errorf("--hosts given with --launcher srun, which runs on the nodes of the Slurm " +
 			"allocation (SLURM_JOB_NODELIST); drop --hosts, or use --launcher ssh")
 	}
@@ -32,15 +29,7 @@ func srunLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("find own binary: %w", err)
 	}
-	remote := c.String("remote-bin")
-	if remote != "" && !strings.HasPrefix(remote, "/") {
-		return nil, nil, flagError("remote-bin", remote, fmt.Errorf("must be an absolute path"))
-	}
-	adv, err := advertised(c.String("listen"))
-	if err != nil {
-		return nil, nil, flagError("listen", c.String("listen"), err)
-	}
-	l := &launcher.Srun{Binary: bin, RemoteBin: remote, Advertise: adv, Alloc: alloc, Log: log}
+	l := &launcher.Srun{Binary: bin, RemoteBin: o.RemoteBin, Advertise: adv, Alloc: alloc, Log: log}
 	log.Printf("srun: Slurm job %s, %d nodes: %s\n", alloc.JobID, len(alloc.Nodes), hostlist.Compress(alloc.Nodes))
 	return l, alloc.Targets(), nil
 }
