@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -226,7 +227,8 @@ func (o *Workload) validateAggregate() error {
 		}
 		per := o.Total / int64(o.Threads)
 		if per < o.Block {
-			return usagef("--total %s is smaller than --threads %d × --block %s", units.FormatSize(o.Total), o.Threads, units.FormatSize(o.Block))
+			return usagef("--total %s is smaller than --threads %d × --block %s; %s", units.FormatSize(o.Total), o.Threads,
+				units.FormatSize(o.Block), o.tooSmallHint())
 		}
 		if o.Total%int64(o.Threads) != 0 || per%o.Block != 0 {
 			lo := per / o.Block * o.Block * int64(o.Threads)
@@ -252,6 +254,18 @@ func (o *Workload) validateAggregate() error {
 		return usagef("--rand-block %s does not divide the file size %s", units.FormatSize(o.RandBlock), units.FormatSize(o.FileSize))
 	}
 	return nil
+}
+
+// tooSmallHint proposes what fits when --total cannot give every thread a
+// whole record: the total that does, and the most threads it can hold.
+func (o *Workload) tooSmallHint() string {
+	hint := "use --total " + units.FormatSize(o.Block*int64(o.Threads)) + " or more"
+	for t := o.Total / o.Block; t >= 1; t-- {
+		if o.Total%t == 0 && (o.Total/t)%o.Block == 0 {
+			return fmt.Sprintf("%s, or --threads %d or fewer", hint, t)
+		}
+	}
+	return hint
 }
 
 func (o *Workload) needsRand() bool {

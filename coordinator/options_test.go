@@ -73,3 +73,14 @@ func TestPlaceCapsRanksAndCopies(t *testing.T) {
 		t.Errorf("place(5) over 3: %+v", p)
 	}
 }
+
+// A total too small for the threads proposes what would fit.
+func TestTooSmallTotalProposesValues(t *testing.T) {
+	w := Workload{Dir: t.TempDir(), Threads: 600, Total: 1 << 30, Block: 16 << 20, RandBlock: 4096,
+		Phases: []string{"write"}, DropCaches: "auto", Iterations: 1}
+	err := w.Validate(localLaunch)
+	want := "--total 1GiB is smaller than --threads 600 × --block 16MiB; use --total 9600MiB or more, or --threads 64 or fewer"
+	if !usage.Is(err) || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
