@@ -144,7 +144,7 @@ func targetsFrom(entries []hostlist.Entry, source string, log *launcher.LineWrit
 		}
 	}
 	if ignored != "" {
-		log.Printf("note: %s: the binary column (%s) is not ioswarm; ioswarm places its own binary on each host\n", source, ignored)
+		log.Printf("note: %s: the binary column (%s) is not ioswarm; ioswarm places its own binary on each node\n", source, ignored)
 	}
 	return targets
 }
