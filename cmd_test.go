@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ioswarm/internal/usage"
+	"ioswarm/result"
 )
 
 // newRunOptions is run's options at their flag defaults, as the CLI
@@ -205,5 +206,19 @@ func TestExitCode(t *testing.T) {
 		if got := exitCode(c.err, c.sig); got != c.want {
 			t.Errorf("exitCode(%v, %v) = %d, want %d", c.err, c.sig, got, c.want)
 		}
+	}
+}
+
+// A result file that cannot be written does not stop the CSV row.
+func TestSaveJobSavesWhatItCan(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "r.csv")
+	job := &result.Job{JobID: "0123456789ab", Phases: []result.Phase{{Name: "write", Iteration: 1}}}
+	err := saveJob(job, filepath.Join(dir, "gone", "r.json"), csv)
+	if err == nil || !strings.Contains(err.Error(), "--output") {
+		t.Errorf("error %v, want one naming --output", err)
+	}
+	if data, err := os.ReadFile(csv); err != nil || !strings.Contains(string(data), "0123456789ab") {
+		t.Errorf("CSV %q, %v", data, err)
 	}
 }
