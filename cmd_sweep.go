@@ -62,44 +62,12 @@ const sweepExamples = `   ioswarm sweep --threads 1..512 --total 1TiB --hosts no
 
 // runSweep is `ioswarm sweep`.
 func runSweep(ctx context.Context, o sweepOptions) error {
-	if err := noArgs("sweep", o.args); err != nil {
-		return err
-	}
-	threads, err := study.ParseThreads(o.Threads)
+	plan, progress, err := planSweep(o)
 	if err != nil {
-		return flagError("threads", o.Threads, err)
-	}
-	depths, err := study.ParseThreads(o.IODepths)
-	if err != nil {
-		return flagError("iodepth", o.IODepths, err)
-	}
-	if err := checkFormat(o.Format, "table", "json", "csv"); err != nil {
 		return err
 	}
 	size, err := chartSizeFrom(o.ChartSize)
 	if err != nil {
-		return err
-	}
-	if o.Total == "auto" {
-		// Each point would size itself from its own nodes' memory, and
-		// a sweep's aggregate must stay the same at every point.
-		return usage.Errorf("--total auto: not for sweeps, whose aggregate must be fixed; `ioswarm run --total auto` on the largest point's nodes prints the size to give")
-	}
-	spec, err := jobFrom(&o.ioOptions, &o.reportOptions, &o.launchOptions, o.given, 0, depths[0], o.stderr)
-	if err != nil {
-		return err
-	}
-	spec.work.CommandLine = o.commandLine
-	if o.CSV != "" {
-		if err := study.CheckCSV(o.CSV); err != nil {
-			return usage.Wrap(err)
-		}
-	}
-	plan := study.Plan{Base: spec.work, Launch: spec.launch, Threads: threads}
-	if len(depths) > 1 {
-		plan.Depths = depths
-	}
-	if _, err := study.Points(plan.Base, plan.Launch, plan.Threads, plan.Depths); err != nil {
 		return err
 	}
 	chartBase := sweepChartBase(o.Chart, o.Output)
@@ -111,7 +79,7 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 		outputPath{"chart", svg, true}, outputPath{"chart", png, true}); err != nil {
 		return err
 	}
-	out := newSweepPrinter(o.stdout, o.Format, plan.NewSweep(), o.CSV, spec.rep.progress)
+	out := newSweepPrinter(o.stdout, o.Format, plan.NewSweep(), o.CSV, progress)
 	plan.Before, plan.After = out.before, out.after
 	sw, runErr := study.Run(ctx, plan)
 	if sw == nil {
@@ -127,6 +95,51 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 		}
 	}
 	return saveErr
+}
+
+// planSweep reads the flags into a plan whose every point is valid, and
+// the progress reporter (nil: none).
+func planSweep(o sweepOptions) (study.Plan, *progress.Reporter, error) {
+	var plan study.Plan
+	if err := noArgs("sweep", o.args); err != nil {
+		return plan, nil, err
+	}
+	threads, err := study.ParseThreads(o.Threads)
+	if err != nil {
+		return plan, nil, flagError("threads", o.Threads, err)
+	}
+	depths, err := study.ParseThreads(o.IODepths)
+	if err != nil {
+		return plan, nil, flagError("iodepth", o.IODepths, err)
+	}
+	if err := checkFormat(o.Format, "table", "json", "csv"); err != nil {
+		return plan, nil, err
+	}
+	if o.Total == "auto" {
+		// Each point would size itself from its own nodes' memory, and
+		// a sweep's aggregate must stay the same at every point.
+		return plan, nil, usage.Errorf("--total auto: not for sweeps, whose aggregate must be fixed; `ioswarm run --total auto` on the largest point's nodes prints the size to give")
+	}
+	spec, err := jobFrom(&o.ioOptions, &o.reportOptions, &o.launchOptions, o.given, 0, depths[0], o.stderr)
+	if err != nil {
+		return plan, nil, err
+	}
+	spec.work.CommandLine = o.commandLine
+	if o.CSV != "" {
+		if err := study.CheckCSV(o.CSV); err != nil {
+			return plan, nil, usage.Wrap(err)
+		}
+	}
+	plan = study.Plan{Base: spec.work, Launch: spec.launch, Threads: threads}
+	if len(depths) > 1 {
+		plan.Depths = depths
+	}
+	// study.Run checks the points again; here it is before the output
+	// files are, so a bad point is the one line printed.
+	if _, err := study.Points(plan.Base, plan.Launch, plan.Threads, plan.Depths); err != nil {
+		return plan, nil, err
+	}
+	return plan, spec.rep.progress, nil
 }
 
 // sweepChartBase is where a sweep's chart goes: --chart, else next to

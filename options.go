@@ -57,41 +57,40 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 			w.Phases = append(w.Phases, p)
 		}
 	}
-	if v := o.MDSize; v != "" && v != "0" {
-		n, err := units.ParseSize(v)
-		if err != nil {
-			return w, flagError("md-size", v, err)
-		}
-		w.MDSize = n
-	}
 	shift, err := parseReadShift(o.ReadShift)
 	if err != nil {
 		return w, err
 	}
 	w.ReadShift = shift
+	return w, o.sizes(&w)
+}
+
+// sizes parses the size flags into w.
+func (o *ioOptions) sizes(w *coordinator.Workload) error {
 	w.TotalAuto = o.Total == "auto"
 	sizes := []struct {
 		flag, v string
 		dst     *int64
 	}{{"total", o.Total, &w.Total}, {"file-size", o.FileSize, &w.FileSize}, {"block", o.Block, &w.Block},
-		{"rand-block", o.RandBlock, &w.RandBlock}, {"server-cache", o.ServerCache, &w.ServerCache}}
+		{"rand-block", o.RandBlock, &w.RandBlock}, {"server-cache", o.ServerCache, &w.ServerCache},
+		{"md-size", o.MDSize, &w.MDSize}}
 	for _, s := range sizes {
-		if s.v == "" || (s.flag == "total" && w.TotalAuto) {
+		if s.v == "" || (s.flag == "total" && w.TotalAuto) || (s.flag == "md-size" && s.v == "0") {
 			continue
 		}
 		n, err := units.ParseSize(s.v)
 		if err != nil {
-			return w, flagError(s.flag, s.v, err)
+			return flagError(s.flag, s.v, err)
 		}
-		if n <= 0 && !(n == 0 && s.flag == "server-cache") {
-			return w, flagError(s.flag, s.v, fmt.Errorf("must be positive"))
+		if n <= 0 && s.flag != "server-cache" && s.flag != "md-size" {
+			return flagError(s.flag, s.v, fmt.Errorf("must be positive"))
 		}
 		*s.dst = n
 	}
 	if o.Total == "" && o.FileSize == "" {
 		w.Total = 1 << 30
 	}
-	return w, nil
+	return nil
 }
 
 // parseReadShift reads --read-shift: auto or a whole number of nodes.
