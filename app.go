@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -77,11 +78,40 @@ func runApp(ctx context.Context, args []string) error {
 func command(c *cli.Command, examples string, action cli.ActionFunc) *cli.Command {
 	c.OnUsageError = onUsageError
 	c.Action = action
+	c.CustomHelpTemplate = commandHelp
 	if examples != "" {
-		c.CustomHelpTemplate = cli.CommandHelpTemplate + "\nEXAMPLES:\n" + examples + "\n"
+		c.CustomHelpTemplate += "\nEXAMPLES:\n" + examples + "\n"
 	}
 	return c
 }
+
+// categoryOrder is the order --help lists flag groups in: what runs,
+// how big, where, how to get there, what comes out. (The CLI would sort
+// them by name.)
+var categoryOrder = []string{catIO, catSizes, catLaunch, catSSH, catOutput}
+
+// commandHelp is the CLI's command help with the flag groups in
+// categoryOrder; a group not in it comes last, as the CLI orders it.
+var commandHelp = func() string {
+	one := func(cond string) string {
+		return `{{range .VisibleFlagCategories}}{{if ` + cond + `}}
+   {{.Name}}
+{{range .Flags}}
+   {{.}}{{end}}
+{{end}}{{end}}`
+	}
+	var groups strings.Builder
+	var known []string
+	for _, name := range categoryOrder {
+		groups.WriteString(one(`eq .Name "` + name + `"`))
+		known = append(known, `(ne .Name "`+name+`")`)
+	}
+	groups.WriteString(one("and " + strings.Join(known, " ")))
+	// The CLI adds --help after it has grouped the flags, so no group
+	// lists it.
+	groups.WriteString("\n   --help, -h  show this help\n")
+	return strings.Replace(cli.CommandHelpTemplate, `{{template "visibleFlagCategoryTemplate" .}}`, groups.String(), 1)
+}()
 
 // onUsageError turns a flag the CLI could not parse into a usage error
 // with a hint where one helps.

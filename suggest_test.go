@@ -102,3 +102,25 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// --help lists the flag groups in categoryOrder, then --help, then the
+// examples.
+func TestHelpGroupsInOrder(t *testing.T) {
+	app := newApp()
+	var out strings.Builder
+	app.Writer = &out
+	if err := app.RunContext(context.Background(), []string{"ioswarm", "help", "sweep"}); err != nil {
+		t.Fatal(err)
+	}
+	at := -1
+	for _, want := range append(append([]string(nil), categoryOrder...), "--help, -h", "EXAMPLES:") {
+		i := strings.Index(out.String(), "\n   "+want)
+		if want == "EXAMPLES:" {
+			i = strings.Index(out.String(), "\n"+want)
+		}
+		if i <= at {
+			t.Fatalf("%q at %d, after %d:\n%s", want, i, at, out.String())
+		}
+		at = i
+	}
+}
