@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -15,9 +14,8 @@ import (
 // compareOptions are compare's flags and arguments.
 type compareOptions struct {
 	chartOptions
+	invocation
 	NoChart bool
-	args    []string
-	stdout  io.Writer
 }
 
 func compareCommand() *cli.Command {
@@ -32,7 +30,7 @@ func compareCommand() *cli.Command {
 		Flags: append(chartFlags(&o.chartOptions),
 			&cli.BoolFlag{Name: "no-chart", Destination: &o.NoChart, Category: catOutput, Usage: "print the table only"}),
 	}, compareExamples, func(c *cli.Context) error {
-		o.args, o.stdout = c.Args().Slice(), c.App.Writer
+		o.invocation = invocationFrom(c)
 		return runCompare(o)
 	})
 }

@@ -17,11 +17,10 @@ import (
 // hostsOptions are the preflight's flags and arguments.
 type hostsOptions struct {
 	launchOptions
-	Dir, Format    string
-	ClockSamples   int
-	Quiet          bool
-	args           []string
-	stdout, stderr io.Writer
+	Dir, Format  string
+	ClockSamples int
+	Quiet        bool
+	invocation
 }
 
 // hostsCommand is the preflight: every node of --hosts is reached the way
@@ -52,8 +51,8 @@ func hostsCommand() *cli.Command {
 			},
 		}},
 	}, hostsExamples, func(c *cli.Context) error {
-		o.args, o.HostsGiven = c.Args().Slice(), c.IsSet("hosts")
-		o.stdout, o.stderr = c.App.Writer, c.App.ErrWriter
+		o.invocation = invocationFrom(c)
+		o.HostsGiven = o.given["hosts"]
 		return runHosts(c.Context, o)
 	})
 	return cmd

@@ -34,17 +34,14 @@ func iozoneCommand() *cli.Command {
 			"reads the files an earlier -w run left, checked against that run's manifest. docs/iozone.md maps every option.",
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			return runIOzone(c.Context, iozoneOptions{args: c.Args().Slice(), stdout: c.App.Writer, stderr: c.App.ErrWriter})
+			return runIOzone(c.Context, iozoneOptions{invocationFrom(c)})
 		},
 	}
 }
 
 // iozoneOptions are the iozone command's arguments: IOzone's options and
 // run's long flags, mixed, parsed here rather than by the CLI.
-type iozoneOptions struct {
-	args           []string
-	stdout, stderr io.Writer
-}
+type iozoneOptions struct{ invocation }
 
 // runIOzone is `ioswarm iozone`.
 func runIOzone(ctx context.Context, o iozoneOptions) error {

@@ -36,9 +36,8 @@ func drawChart(w io.Writer, base string, ss []*study.Sweep, size chart.Size) err
 // plotOptions are plot's flags and arguments.
 type plotOptions struct {
 	chartOptions
+	invocation
 	Timeline, ByNode bool
-	args             []string
-	stdout           io.Writer
 }
 
 func plotCommand() *cli.Command {
@@ -55,7 +54,7 @@ func plotCommand() *cli.Command {
 			&cli.BoolFlag{Name: "timeline", Destination: &o.Timeline, Category: catOutput, Usage: "draw a single run's GB/s (and IOPS) over time, from the series in its result file"},
 			&cli.BoolFlag{Name: "by-node", Destination: &o.ByNode, Category: catOutput, Usage: "with --timeline: a line per node"}),
 	}, plotExamples, func(c *cli.Context) error {
-		o.args, o.stdout = c.Args().Slice(), c.App.Writer
+		o.invocation = invocationFrom(c)
 		return runPlot(o)
 	})
 }

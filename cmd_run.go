@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -21,11 +20,8 @@ type runOptions struct {
 	ioOptions
 	reportOptions
 	launchOptions
+	invocation
 	Threads, IODepth int
-	given            given
-	args             []string
-	commandLine      string
-	stdout, stderr   io.Writer
 }
 
 func (o *runOptions) flags() []cli.Flag {
@@ -40,7 +36,8 @@ func runCommand() *cli.Command {
 		Usage: "run the phases once and report",
 		Flags: o.flags(),
 	}, runExamples, func(c *cli.Context) error {
-		o.bind(c)
+		o.invocation = invocationFrom(c)
+		o.HostsGiven = o.given["hosts"]
 		return runRun(c.Context, o)
 	})
 }
@@ -49,14 +46,6 @@ const runExamples = `   ioswarm run                                      # this 
    ioswarm run --dir /gpfs/scratch --threads 64 --hosts 'node[01-16]' --output gpfs.json
    ioswarm run --phases randwrite,randread --total 64GiB --engine io_uring --iodepth 32
    ioswarm sweep --threads 1..512 ...               # for a scaling study`
-
-// bind fills what a Destination cannot: positional arguments, which flags
-// were given, the command line and the standard streams.
-func (o *runOptions) bind(c *cli.Context) {
-	o.given, o.args, o.commandLine = givenFrom(c), c.Args().Slice(), strings.Join(os.Args, " ")
-	o.HostsGiven = o.given["hosts"]
-	o.stdout, o.stderr = c.App.Writer, c.App.ErrWriter
-}
 
 // runRun is `ioswarm run`.
 func runRun(ctx context.Context, o runOptions) error {

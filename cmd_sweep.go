@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -25,11 +23,8 @@ type sweepOptions struct {
 	reportOptions
 	launchOptions
 	chartOptions
+	invocation
 	Threads, IODepths string
-	given             given
-	args              []string
-	commandLine       string
-	stdout, stderr    io.Writer
 }
 
 func (o *sweepOptions) flags() []cli.Flag {
@@ -49,9 +44,8 @@ func sweepCommand() *cli.Command {
 			"with the same base name, or where --chart says.",
 		Flags: o.flags(),
 	}, sweepExamples, func(c *cli.Context) error {
-		o.given, o.args, o.commandLine = givenFrom(c), c.Args().Slice(), strings.Join(os.Args, " ")
+		o.invocation = invocationFrom(c)
 		o.HostsGiven = o.given["hosts"]
-		o.stdout, o.stderr = c.App.Writer, c.App.ErrWriter
 		return runSweep(c.Context, o)
 	})
 }

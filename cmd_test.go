@@ -154,17 +154,17 @@ func TestCheckOutputs(t *testing.T) {
 func TestCompareAndPlotTakeArguments(t *testing.T) {
 	a, b := filepath.Join("study", "testdata", "gen1.json"), filepath.Join("study", "testdata", "gen2.json")
 	var out bytes.Buffer
-	if err := runCompare(compareOptions{NoChart: true, args: []string{a, b}, stdout: &out, chartOptions: chartOptions{ChartSize: "1000x700"}}); err != nil {
+	if err := runCompare(compareOptions{NoChart: true, invocation: invocation{args: []string{a, b}, stdout: &out}, chartOptions: chartOptions{ChartSize: "1000x700"}}); err != nil {
 		t.Fatal(err)
 	}
 	if out.Len() == 0 {
 		t.Error("compare printed nothing")
 	}
-	err := runCompare(compareOptions{args: []string{a}, stdout: &out})
+	err := runCompare(compareOptions{invocation: invocation{args: []string{a}, stdout: &out}})
 	if !usage.Is(err) || !strings.Contains(err.Error(), "name two result files") {
 		t.Errorf("one file: %v", err)
 	}
-	err = runPlot(plotOptions{args: []string{"/nonexistent/r.json"}, stdout: &out, chartOptions: chartOptions{ChartSize: "1000x700"}})
+	err = runPlot(plotOptions{invocation: invocation{args: []string{"/nonexistent/r.json"}, stdout: &out}, chartOptions: chartOptions{ChartSize: "1000x700"}})
 	if !usage.Is(err) || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a missing file: %v, want a usage error that still wraps ErrNotExist", err)
 	}

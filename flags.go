@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -155,6 +158,21 @@ func chartFlags(o *chartOptions) []cli.Flag {
 		&cli.StringFlag{Name: "chart", Destination: &o.Chart, Category: catOutput, Usage: "write the chart to PATH.svg and PATH.png (default: next to the results, same base name)"},
 		&cli.StringFlag{Name: "chart-size", Value: fmt.Sprintf("%dx%d", chart.DefaultWidth, chart.DefaultHeight), Destination: &o.ChartSize, Category: catOutput, Usage: "chart size in pixels, WIDTHxHEIGHT"},
 	}
+}
+
+// invocation is what a command's options hold besides their flags:
+// filled from the CLI by invocationFrom, set directly by tests.
+type invocation struct {
+	given       given
+	args        []string // positional arguments
+	commandLine string
+	stdout      io.Writer
+	stderr      io.Writer
+}
+
+func invocationFrom(c *cli.Context) invocation {
+	return invocation{given: givenFrom(c), args: c.Args().Slice(), commandLine: strings.Join(os.Args, " "),
+		stdout: c.App.Writer, stderr: c.App.ErrWriter}
 }
 
 // given says which flags the user gave, whatever their value: what a
