@@ -26,18 +26,20 @@ import (
 // iozone; ioswarm's own long flags (--format, --output, --ssh-config, ...)
 // may be mixed in and work as in run.
 func iozoneCommand() *cli.Command {
-	return &cli.Command{
+	return command(&cli.Command{
 		Name:      "iozone",
 		Usage:     "run an IOzone throughput command line (-i0 -i1 -i2 -t -s -r -+m ...) and print IOzone's report lines beside ioswarm's",
 		UsageText: "ioswarm iozone [IOzone options] [--ioswarm-flag ...]   (ioswarm iozone -h lists the options)",
 		Description: "The same job as `ioswarm run` with the equivalent flags (printed in the header). -i1 or -i2 without -i0\n" +
 			"reads the files an earlier -w run left, checked against that run's manifest. docs/iozone.md maps every option.",
 		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			return runIOzone(c.Context, iozoneOptions{invocationFrom(c)})
-		},
-	}
+	}, iozoneExamples, func(c *cli.Context) error {
+		return runIOzone(c.Context, iozoneOptions{invocationFrom(c)})
+	})
 }
+
+const iozoneExamples = `   ioswarm iozone -i0 -i1 -t 16 -s 4g -r 16m -+m clients.txt -e -c
+   ioswarm iozone -i0 -i2 -t 8 -s 1g -r 4k --format json --output iozone.json`
 
 // iozoneOptions are the iozone command's arguments: IOzone's options and
 // run's long flags, mixed, parsed here rather than by the CLI.
@@ -45,7 +47,10 @@ type iozoneOptions struct{ invocation }
 
 // runIOzone is `ioswarm iozone`.
 func runIOzone(ctx context.Context, o iozoneOptions) error {
-	ours, theirs := splitLongFlags(o.args)
+	ours, theirs, err := splitLongFlags(o.args)
+	if err != nil {
+		return err
+	}
 	cmd, err := iozone.Parse(theirs)
 	if err != nil {
 		return usage.Wrap(err)
@@ -171,10 +176,13 @@ func checkClientFile(cmd iozone.Command) error {
 // splitLongFlags separates ioswarm's own flags (--name, --name=value and
 // the value after a --name that takes one) from IOzone's, which start
 // with a single dash.
-func splitLongFlags(args []string) (ours, theirs []string) {
+// An unknown long flag is an error here, before its value could be
+// taken for an IOzone option.
+func splitLongFlags(args []string) (ours, theirs []string, err error) {
 	takesValue := map[string]bool{}
 	var ro runOptions
-	for _, f := range ro.flags() {
+	flags := ro.flags()
+	for _, f := range flags {
 		if _, isBool := f.(*cli.BoolFlag); !isBool {
 			for _, n := range f.Names() {
 				takesValue[n] = true
@@ -188,13 +196,17 @@ func splitLongFlags(args []string) (ours, theirs []string) {
 			theirs = append(theirs, a)
 			continue
 		}
+		n, _, eq := strings.Cut(name, "=")
+		if flagOf(flags, n) == nil {
+			return nil, nil, usage.Errorf("iozone: %w", flagProblem(flags, fmt.Errorf("flag provided but not defined: -%s", n)))
+		}
 		ours = append(ours, a)
-		if n, _, eq := strings.Cut(name, "="); !eq && takesValue[n] && i+1 < len(args) {
+		if !eq && takesValue[n] && i+1 < len(args) {
 			i++
 			ours = append(ours, args[i])
 		}
 	}
-	return ours, theirs
+	return ours, theirs, nil
 }
 
 func hasFlag(args []string, name string) bool {

@@ -222,3 +222,21 @@ func TestSaveJobSavesWhatItCan(t *testing.T) {
 		t.Errorf("CSV %q, %v", data, err)
 	}
 }
+
+func TestIOzoneFlags(t *testing.T) {
+	ours, theirs, err := splitLongFlags([]string{"-i0", "--format", "json", "-t", "4", "--keep", "--dir=/x", "-s", "1m"})
+	if err != nil || strings.Join(ours, " ") != "--format json --keep --dir=/x" || strings.Join(theirs, " ") != "-i0 -t 4 -s 1m" {
+		t.Errorf("ours %q theirs %q, %v", ours, theirs, err)
+	}
+	var out bytes.Buffer
+	for args, want := range map[string]string{
+		"-i0 -t 2 -s 1m -r 64k --formt json":  "iozone: unknown flag --formt: did you mean --format?",
+		"-i0 -t 2 -s 1m -r 64k --format xml":  `--format "xml"`,
+		"-i0 -t 2 -s 1m -r 64k --threads two": `--threads "two": not a whole number`,
+	} {
+		err := runIOzone(context.Background(), iozoneOptions{invocation{args: strings.Fields(args), stdout: &out, stderr: &out}})
+		if !usage.Is(err) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want a usage error with %q", args, err, want)
+		}
+	}
+}
