@@ -2,59 +2,70 @@ package main
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"ioswarm/internal/usage"
 	"ioswarm/study"
 )
 
+// compareOptions are compare's flags and arguments.
+type compareOptions struct {
+	chartOptions
+	invocation
+	NoChart bool
+}
+
 func compareCommand() *cli.Command {
-	flags := append(chartFlags(), &cli.BoolFlag{Name: "no-chart", Usage: "print the table only"})
-	return &cli.Command{
+	var o compareOptions
+	return command(&cli.Command{
 		Name:      "compare",
 		Usage:     "compare two systems point by point: the change in percent, and both on one chart",
 		ArgsUsage: "A.json B.json",
 		Description: "Points are matched by phase and thread count; the change is B relative to A\n" +
 			"(+24.0% means B delivered 1.24 × A). Systems are named by their --label, else by file name.\n" +
 			"The chart goes next to A as A-vs-B.svg and .png, or where --chart says.",
-		Flags:  flags,
-		Action: compareAction,
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
-		},
-	}
+		Flags: append(chartFlags(&o.chartOptions),
+			&cli.BoolFlag{Name: "no-chart", Destination: &o.NoChart, Category: catOutput, Usage: "print the table only"}),
+	}, compareExamples, func(c *cli.Context) error {
+		o.invocation = invocationFrom(c)
+		return runCompare(o)
+	})
 }
 
-func compareAction(c *cli.Context) error {
-	if c.Args().Len() != 2 {
-		return usageError{msg: "compare: name two result files (ioswarm compare A.json B.json)"}
+const compareExamples = `   ioswarm compare lustre.json gpfs.json            # table, and lustre-vs-gpfs.svg/.png
+   ioswarm compare old.json new.json --no-chart`
+
+// runCompare is `ioswarm compare`.
+func runCompare(o compareOptions) error {
+	if len(o.args) != 2 {
+		return usage.Errorf("compare: name two result files (ioswarm compare A.json B.json), got %d", len(o.args))
 	}
-	size, err := chartSizeFrom(c)
+	size, err := chartSizeFrom(o.ChartSize)
 	if err != nil {
 		return err
 	}
-	ss, err := loadStudies(c.Args().Slice())
+	ss, err := loadStudies(o.args)
 	if err != nil {
 		return err
 	}
-	if err := study.WriteCompare(os.Stdout, ss[0], ss[1]); err != nil {
+	if err := study.WriteCompare(o.stdout, ss[0], ss[1]); err != nil {
 		if errors.Is(err, study.ErrNothingInCommon) {
-			return usageError{msg: "compare: " + err.Error()}
+			return usage.Errorf("compare: %w", err)
 		}
 		return err
 	}
-	if c.Bool("no-chart") {
+	if o.NoChart {
 		return nil
 	}
-	base := c.String("chart")
+	base := o.Chart
 	if base == "" {
-		a, b := c.Args().Get(0), c.Args().Get(1)
+		a, b := o.args[0], o.args[1]
 		base = filepath.Join(filepath.Dir(a), stem(a)+"-vs-"+stem(b))
 	}
-	return drawChart(os.Stdout, base, ss, size)
+	return drawChart(o.stdout, base, ss, size)
 }
 
 // stem is a file's name without directory and extension.

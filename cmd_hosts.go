@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,52 +14,66 @@ import (
 	"ioswarm/preflight"
 )
 
+// hostsOptions are the preflight's flags and arguments.
+type hostsOptions struct {
+	launchOptions
+	Dir, Format  string
+	ClockSamples int
+	Quiet        bool
+	invocation
+}
+
 // hostsCommand is the preflight: every node of --hosts is reached the way
 // `run` would reach it, and probed. Its hidden subcommand `probe` is what
 // runs on the node (preflight.ProbeArgs names it).
 func hostsCommand() *cli.Command {
+	var o hostsOptions
+	var probeDir string
 	flags := append([]cli.Flag{
-		&cli.StringFlag{Name: "dir", Value: ".", Usage: "benchmark directory to check on every node"},
-		&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
-		&cli.IntFlag{Name: "clock-samples", Value: 16, Usage: "round trips per node for the clock comparison"},
-		&cli.BoolFlag{Name: "quiet", Usage: "no launcher log lines"},
-	}, launchFlags()...)
-	return &cli.Command{
+		&cli.StringFlag{Name: "dir", Value: ".", Destination: &o.Dir, Category: catIO, Usage: "benchmark directory to check on every node"},
+		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Category: catOutput, Usage: "table or json"},
+		&cli.IntFlag{Name: "clock-samples", Value: 16, Destination: &o.ClockSamples, Category: catOutput, Usage: "round trips per node for the clock comparison"},
+		&cli.BoolFlag{Name: "quiet", Destination: &o.Quiet, Category: catOutput, Usage: "no launcher log lines"},
+	}, launchFlags(&o.launchOptions)...)
+	cmd := command(&cli.Command{
 		Name:  "hosts",
 		Usage: "check every node before a run: reachable, user, arch, kernel, filesystem and free space of --dir, writable, cache dropping, clock offset",
 		Description: "Exits 1 if any node fails. The clock offset is the node's wall clock minus this machine's, with the\n" +
 			"bound of its error (half the best round trip); ioswarm itself times with each node's monotonic clock.",
 		Flags:           flags,
-		Action:          hostsAction,
 		HideHelpCommand: true,
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
-		},
 		Subcommands: []*cli.Command{{
 			Name:   "probe",
 			Hidden: true,
-			Flags:  []cli.Flag{&cli.StringFlag{Name: "dir", Required: true}},
+			Flags:  []cli.Flag{&cli.StringFlag{Name: "dir", Required: true, Destination: &probeDir}},
 			Action: func(c *cli.Context) error {
-				return preflight.Serve(c.String("dir"), os.Stdin, os.Stdout)
+				return preflight.Serve(probeDir, os.Stdin, os.Stdout)
 			},
 		}},
-	}
+	}, hostsExamples, func(c *cli.Context) error {
+		o.invocation = invocationFrom(c)
+		o.HostsGiven = o.given["hosts"]
+		return runHosts(c.Context, o)
+	})
+	return cmd
 }
 
-func hostsAction(c *cli.Context) error {
-	if c.Args().Len() > 0 {
-		return usageError{msg: fmt.Sprintf("hosts: unexpected argument %q (flags start with --)", c.Args().First())}
+const hostsExamples = `   ioswarm hosts --hosts 'node[01-16]' --dir /gpfs/scratch
+   ioswarm hosts --hosts nodes.txt --format json`
+
+// runHosts is `ioswarm hosts`.
+func runHosts(ctx context.Context, o hostsOptions) error {
+	if err := noArgs("hosts", o.args); err != nil {
+		return err
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" {
-		return usageError{msg: fmt.Sprintf("--format %q: must be table or json", format)}
+	if err := checkFormat(o.Format, "table", "json"); err != nil {
+		return err
 	}
-	var logOut io.Writer = os.Stderr
-	if c.Bool("quiet") {
+	logOut := o.stderr
+	if o.Quiet {
 		logOut = io.Discard
 	}
-	log := launcher.NewLineWriter(logOut)
-	l, targets, err := launchFrom(c, log)
+	l, targets, err := launcherFrom(&o.launchOptions, launcher.NewLineWriter(logOut))
 	if err != nil {
 		return err
 	}
@@ -67,19 +82,19 @@ func hostsAction(c *cli.Context) error {
 		host, _ := os.Hostname()
 		targets = []launcher.Target{{Rank: 0, Host: host}}
 	}
-	results, err := preflight.Check(c.Context, preflight.Options{
-		Launcher: l, Targets: targets, Dir: c.String("dir"),
-		Samples: c.Int("clock-samples"), Fanout: c.Int("ssh-fanout"), Timeout: time.Minute,
+	results, err := preflight.Check(ctx, preflight.Options{
+		Launcher: l, Targets: targets, Dir: o.Dir,
+		Samples: o.ClockSamples, Fanout: o.SSHFanout, Timeout: time.Minute,
 	})
 	if err != nil {
 		return err
 	}
-	if format == "json" {
-		enc := json.NewEncoder(os.Stdout)
+	if o.Format == "json" {
+		enc := json.NewEncoder(o.stdout)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(results)
 	} else {
-		err = preflight.WriteTable(os.Stdout, results)
+		err = preflight.WriteTable(o.stdout, results)
 	}
 	if err != nil {
 		return err

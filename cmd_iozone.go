@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 
 	"ioswarm/coordinator"
 	"ioswarm/hostlist"
+	"ioswarm/internal/usage"
 	"ioswarm/iozone"
 	"ioswarm/report"
 	"ioswarm/result"
@@ -23,25 +26,37 @@ import (
 // iozone; ioswarm's own long flags (--format, --output, --ssh-config, ...)
 // may be mixed in and work as in run.
 func iozoneCommand() *cli.Command {
-	return &cli.Command{
+	return command(&cli.Command{
 		Name:      "iozone",
 		Usage:     "run an IOzone throughput command line (-i0 -i1 -i2 -t -s -r -+m ...) and print IOzone's report lines beside ioswarm's",
 		UsageText: "ioswarm iozone [IOzone options] [--ioswarm-flag ...]   (ioswarm iozone -h lists the options)",
 		Description: "The same job as `ioswarm run` with the equivalent flags (printed in the header). -i1 or -i2 without -i0\n" +
 			"reads the files an earlier -w run left, checked against that run's manifest. docs/iozone.md maps every option.",
 		SkipFlagParsing: true,
-		Action:          iozoneAction,
-	}
+	}, iozoneExamples, func(c *cli.Context) error {
+		return runIOzone(c.Context, iozoneOptions{invocationFrom(c)})
+	})
 }
 
-func iozoneAction(c *cli.Context) error {
-	ours, theirs := splitLongFlags(c.Args().Slice())
+const iozoneExamples = `   ioswarm iozone -i0 -i1 -t 16 -s 4g -r 16m -+m clients.txt -e -c
+   ioswarm iozone -i0 -i2 -t 8 -s 1g -r 4k --format json --output iozone.json`
+
+// iozoneOptions are the iozone command's arguments: IOzone's options and
+// run's long flags, mixed, parsed here rather than by the CLI.
+type iozoneOptions struct{ invocation }
+
+// runIOzone is `ioswarm iozone`.
+func runIOzone(ctx context.Context, o iozoneOptions) error {
+	ours, theirs, err := splitLongFlags(o.args)
+	if err != nil {
+		return err
+	}
 	cmd, err := iozone.Parse(theirs)
 	if err != nil {
-		return usageError{msg: err.Error()}
+		return usage.Wrap(err)
 	}
 	if cmd.Help {
-		fmt.Print(iozone.Help)
+		fmt.Fprint(o.stdout, iozone.Help)
 		return nil
 	}
 	if cmd.ClientFile != "" {
@@ -49,10 +64,17 @@ func iozoneAction(c *cli.Context) error {
 			return err
 		}
 	}
+	ro, err := parseRunFlags(ours)
+	if err != nil {
+		return err
+	}
+	if err := checkFormat(ro.Format, "table", "json", "csv"); err != nil {
+		return err
+	}
 	var jobs []*result.Job
 	var runErr error
-	for _, n := range cmd.ThreadCounts() {
-		job, err := runIOzonePoint(c, cmd, n, ours)
+	for i, n := range cmd.ThreadCounts() {
+		job, err := runIOzonePoint(ctx, o, cmd, n, ours, i == 0)
 		if job != nil {
 			jobs = append(jobs, job)
 		}
@@ -61,41 +83,40 @@ func iozoneAction(c *cli.Context) error {
 			break
 		}
 	}
-	rc, err := flagContext(c, ours)
-	if err != nil {
-		return err
-	}
-	if out := rc.String("output"); out != "" && len(jobs) > 0 {
-		if err := writeJobs(out, jobs); err != nil && runErr == nil {
-			return err
-		}
+	var saveErr error
+	if ro.Output != "" && len(jobs) > 0 {
+		saveErr = writeFile("output", ro.Output, func(w io.Writer) error { return writeJobsJSON(w, jobs) })
 	}
 	if runErr != nil {
-		return runErr
+		return errors.Join(runErr, saveErr)
 	}
-	switch rc.String("format") {
+	return errors.Join(printIOzone(o.stdout, ro.Format, cmd, jobs), saveErr)
+}
+
+func printIOzone(w io.Writer, format string, cmd iozone.Command, jobs []*result.Job) error {
+	switch format {
 	case "json":
-		return writeJobsJSON(os.Stdout, jobs)
+		return writeJobsJSON(w, jobs)
 	case "csv":
 		for i, job := range jobs {
-			if err := report.WriteCSV(os.Stdout, job, i == 0); err != nil {
+			if err := report.WriteCSV(w, job, i == 0); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
 	for _, job := range jobs {
-		fmt.Printf("\tioswarm: %s\n", cmd.Equivalent(job.Config.Threads))
+		fmt.Fprintf(w, "\tioswarm: %s\n", cmd.Equivalent(job.Config.Threads))
 	}
-	return iozone.WriteAll(os.Stdout, jobs, cmd)
+	return iozone.WriteAll(w, jobs, cmd)
 }
 
 // runIOzonePoint runs cmd at one thread count, as `ioswarm run` with the
-// equivalent flags would.
-func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []string) (*result.Job, error) {
+// equivalent flags would. The first point checks the output files.
+func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, threads int, ours []string, first bool) (*result.Job, error) {
 	args, err := cmd.RunArgs(threads)
 	if err != nil {
-		return nil, usageError{msg: err.Error()}
+		return nil, usage.Wrap(err)
 	}
 	if !hasFlag(ours, "rand-time") {
 		// IOzone's random tests do every operation.
@@ -108,42 +129,46 @@ func runIOzonePoint(c *cli.Context, cmd iozone.Command, threads int, ours []stri
 	if cmd.NeedsExistingFiles() && !hasFlag(ours, "reuse") {
 		args = append(args, "--reuse", coordinator.ReuseLatest)
 	}
-	rc, err := flagContext(c, append(args, ours...))
+	ro, err := parseRunFlags(append(args, ours...))
 	if err != nil {
 		return nil, err
 	}
-	format := rc.String("format")
-	if format != "table" && format != "json" && format != "csv" {
-		return nil, usageError{msg: fmt.Sprintf("--format %q: must be table, json or csv", format)}
-	}
-	o, err := optionsFrom(rc)
+	spec, err := jobFrom(&ro.ioOptions, &ro.reportOptions, &ro.launchOptions, ro.given, ro.Threads, ro.IODepth, o.stderr)
 	if err != nil {
 		return nil, err
+	}
+	if n, source := iozoneClients(ro.Hosts); n > 0 && !ro.given["threads"] {
+		spec.work.Threads, spec.work.ThreadsFrom = n, fmt.Sprintf("one per line of %s", source)
 	}
 	// IOzone's -i2 random-writes into the files it finds; the bytes it
 	// writes are the ones they hold already (the pattern is a function
 	// of job, thread and offset), so the kept files stay verifiable.
-	o.ReuseWrites = cmd.NeedsExistingFiles()
-	o.CommandLine = "ioswarm iozone " + strings.Join(c.Args().Slice(), " ")
-	if err := o.Validate(); err != nil {
+	spec.work.ReuseWrites = cmd.NeedsExistingFiles()
+	spec.work.CommandLine = "ioswarm iozone " + strings.Join(o.args, " ")
+	if err := spec.work.Validate(spec.launch); err != nil {
 		return nil, err
 	}
-	return coordinator.Run(c.Context, o)
+	if first {
+		if err := checkOutputs(o.stderr, outputPath{"output", ro.Output, true}); err != nil {
+			return nil, err
+		}
+	}
+	return coordinator.Run(ctx, spec.launch, spec.work)
 }
 
 // checkClientFile applies IOzone's rule: no more threads than lines.
 func checkClientFile(cmd iozone.Command) error {
 	f, err := os.Open(cmd.ClientFile)
 	if err != nil {
-		return usageError{msg: fmt.Sprintf("-+m %s: %v", cmd.ClientFile, err)}
+		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
 	}
 	defer f.Close()
 	entries, err := hostlist.ParseIOzone(f, cmd.ClientFile)
 	if err != nil {
-		return usageError{msg: fmt.Sprintf("-+m %s: %v", cmd.ClientFile, err)}
+		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
 	}
 	if err := iozone.CheckClients(len(entries), cmd.MaxThreads()); err != nil {
-		return usageError{msg: fmt.Sprintf("-+m %s: %v", cmd.ClientFile, err)}
+		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
 	}
 	return nil
 }
@@ -151,9 +176,13 @@ func checkClientFile(cmd iozone.Command) error {
 // splitLongFlags separates ioswarm's own flags (--name, --name=value and
 // the value after a --name that takes one) from IOzone's, which start
 // with a single dash.
-func splitLongFlags(args []string) (ours, theirs []string) {
+// An unknown long flag is an error here, before its value could be
+// taken for an IOzone option.
+func splitLongFlags(args []string) (ours, theirs []string, err error) {
 	takesValue := map[string]bool{}
-	for _, f := range runFlags() {
+	var ro runOptions
+	flags := ro.flags()
+	for _, f := range flags {
 		if _, isBool := f.(*cli.BoolFlag); !isBool {
 			for _, n := range f.Names() {
 				takesValue[n] = true
@@ -167,13 +196,17 @@ func splitLongFlags(args []string) (ours, theirs []string) {
 			theirs = append(theirs, a)
 			continue
 		}
+		n, _, eq := strings.Cut(name, "=")
+		if flagOf(flags, n) == nil {
+			return nil, nil, usage.Errorf("iozone: %w", flagProblem(flags, fmt.Errorf("flag provided but not defined: -%s", n)))
+		}
 		ours = append(ours, a)
-		if n, _, eq := strings.Cut(name, "="); !eq && takesValue[n] && i+1 < len(args) {
+		if !eq && takesValue[n] && i+1 < len(args) {
 			i++
 			ours = append(ours, args[i])
 		}
 	}
-	return ours, theirs
+	return ours, theirs, nil
 }
 
 func hasFlag(args []string, name string) bool {
@@ -182,47 +215,28 @@ func hasFlag(args []string, name string) bool {
 	})
 }
 
-// runFlags are run's flags, which the iozone command takes too.
-func runFlags() []cli.Flag {
-	return append(append(ioFlags(), reportFlags()...), launchFlags()...)
-}
-
-// flagContext parses args against run's flags into a context of its own,
-// so optionsFrom reads them as it reads run's.
-func flagContext(c *cli.Context, args []string) (*cli.Context, error) {
+// parseRunFlags parses args against run's flags, which the iozone
+// command takes too.
+func parseRunFlags(args []string) (runOptions, error) {
+	var ro runOptions
 	set := flag.NewFlagSet("iozone", flag.ContinueOnError)
 	set.SetOutput(io.Discard)
-	for _, f := range runFlags() {
+	flags := ro.flags()
+	for _, f := range flags {
 		if err := f.Apply(set); err != nil {
-			return nil, err
+			return ro, err
 		}
 	}
 	if err := set.Parse(args); err != nil {
-		return nil, usageError{msg: "iozone: " + err.Error()}
+		return ro, usage.Errorf("iozone: %w", flagProblem(flags, err))
 	}
 	if set.NArg() > 0 {
-		return nil, usageError{msg: fmt.Sprintf("iozone: unexpected argument %q", set.Arg(0))}
+		return ro, usage.Errorf("iozone: unexpected argument %q", set.Arg(0))
 	}
-	rc := cli.NewContext(c.App, set, c)
-	rc.Command = &cli.Command{Name: "iozone"}
-	return rc, nil
-}
-
-// writeJobs saves one result, or a list of them when the command ran
-// several process counts (-l/-u).
-func writeJobs(path string, jobs []*result.Job) error {
-	if len(jobs) == 1 {
-		return writeResult(path, jobs[0])
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--output: %w", err)
-	}
-	if err := writeJobsJSON(f, jobs); err != nil {
-		f.Close()
-		return fmt.Errorf("--output %s: %w", path, err)
-	}
-	return f.Close()
+	ro.given = given{}
+	set.Visit(func(f *flag.Flag) { ro.given[f.Name] = true })
+	ro.HostsGiven = ro.given["hosts"]
+	return ro, nil
 }
 
 func writeJobsJSON(w io.Writer, jobs []*result.Job) error {

@@ -10,22 +10,15 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/chart"
+	"ioswarm/internal/usage"
 	"ioswarm/report"
 	"ioswarm/study"
 )
 
-// chartFlags place and size the chart; shared by sweep, plot and compare.
-func chartFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "chart", Usage: "write the chart to PATH.svg and PATH.png (default: next to the results, same base name)"},
-		&cli.StringFlag{Name: "chart-size", Value: fmt.Sprintf("%dx%d", chart.DefaultWidth, chart.DefaultHeight), Usage: "chart size in pixels, WIDTHxHEIGHT"},
-	}
-}
-
-func chartSizeFrom(c *cli.Context) (chart.Size, error) {
-	s, err := chart.ParseSize(c.String("chart-size"))
+func chartSizeFrom(v string) (chart.Size, error) {
+	s, err := chart.ParseSize(v)
 	if err != nil {
-		return s, flagError("chart-size", c.String("chart-size"), err)
+		return s, flagError("chart-size", v, err)
 	}
 	return s, nil
 }
@@ -40,8 +33,16 @@ func drawChart(w io.Writer, base string, ss []*study.Sweep, size chart.Size) err
 	return nil
 }
 
+// plotOptions are plot's flags and arguments.
+type plotOptions struct {
+	chartOptions
+	invocation
+	Timeline, ByNode bool
+}
+
 func plotCommand() *cli.Command {
-	return &cli.Command{
+	var o plotOptions
+	return command(&cli.Command{
 		Name:      "plot",
 		Usage:     "re-draw the chart from saved result files (sweeps or single runs)",
 		ArgsUsage: "FILE.json...",
@@ -49,69 +50,73 @@ func plotCommand() *cli.Command {
 			"into one line (single runs at different thread counts, for instance). The chart goes next\n" +
 			"to the first file with the same base name, or where --chart says.\n" +
 			"--timeline draws one run's phases over time instead (FILE-timeline.svg and .png).",
-		Flags: append(chartFlags(),
-			&cli.BoolFlag{Name: "timeline", Usage: "draw a single run's GB/s (and IOPS) over time, from the series in its result file"},
-			&cli.BoolFlag{Name: "by-node", Usage: "with --timeline: a line per node"}),
-		Action: plotAction,
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
-		},
-	}
+		Flags: append(chartFlags(&o.chartOptions),
+			&cli.BoolFlag{Name: "timeline", Destination: &o.Timeline, Category: catOutput, Usage: "draw a single run's GB/s (and IOPS) over time, from the series in its result file"},
+			&cli.BoolFlag{Name: "by-node", Destination: &o.ByNode, Category: catOutput, Usage: "with --timeline: a line per node"}),
+	}, plotExamples, func(c *cli.Context) error {
+		o.invocation = invocationFrom(c)
+		return runPlot(o)
+	})
 }
 
-func plotAction(c *cli.Context) error {
-	if c.Args().Len() == 0 {
-		return usageError{msg: "plot: name at least one result file (ioswarm plot results.json)"}
+const plotExamples = `   ioswarm plot lustre.json                         # lustre.svg and lustre.png
+   ioswarm plot run-*.json --chart scaling          # single runs with one --label, joined into lines
+   ioswarm plot run.json --timeline --by-node`
+
+// runPlot is `ioswarm plot`.
+func runPlot(o plotOptions) error {
+	if len(o.args) == 0 {
+		return usage.Errorf("plot: name at least one result file (ioswarm plot results.json)")
 	}
-	size, err := chartSizeFrom(c)
+	size, err := chartSizeFrom(o.ChartSize)
 	if err != nil {
 		return err
 	}
-	if c.Bool("timeline") {
-		return plotTimeline(c, size)
+	if o.Timeline {
+		return plotTimeline(o, size)
 	}
-	if c.Bool("by-node") {
-		return usageError{msg: "plot: --by-node goes with --timeline"}
+	if o.ByNode {
+		return usage.Errorf("plot: --by-node goes with --timeline")
 	}
-	ss, err := loadStudies(c.Args().Slice())
+	ss, err := loadStudies(o.args)
 	if err != nil {
 		return err
 	}
 	ss, err = study.Merge(ss)
 	if err != nil {
-		return usageError{msg: err.Error()}
+		return usage.Wrap(err)
 	}
-	base := c.String("chart")
+	base := o.Chart
 	if base == "" {
-		base = c.Args().First()
+		base = o.args[0]
 	}
-	return drawChart(os.Stdout, base, ss, size)
+	return drawChart(o.stdout, base, ss, size)
 }
 
 // plotTimeline draws one run over time.
-func plotTimeline(c *cli.Context, size chart.Size) error {
-	if c.Args().Len() != 1 {
-		return usageError{msg: "plot --timeline: name one result file of a single run"}
+func plotTimeline(o plotOptions, size chart.Size) error {
+	if len(o.args) != 1 {
+		return usage.Errorf("plot --timeline: name one result file of a single run")
 	}
-	path := c.Args().First()
+	path := o.args[0]
 	f, err := os.Open(path)
 	if err != nil {
-		return usageError{msg: err.Error()}
+		return usage.Wrap(err)
 	}
 	job, err := report.LoadJob(f, path)
 	f.Close()
 	if err != nil {
-		return usageError{msg: err.Error()}
+		return usage.Wrap(err)
 	}
-	base := c.String("chart")
+	base := o.Chart
 	if base == "" {
 		base = strings.TrimSuffix(path, filepath.Ext(path)) + "-timeline"
 	}
-	svg, png, err := chart.WriteTimeline(base, job, c.Bool("by-node"), size)
+	svg, png, err := chart.WriteTimeline(base, job, o.ByNode, size)
 	if err != nil {
 		return fmt.Errorf("plot --timeline %s: %w", path, err)
 	}
-	fmt.Printf("chart: %s, %s\n", svg, png)
+	fmt.Fprintf(o.stdout, "chart: %s, %s\n", svg, png)
 	return nil
 }
 
@@ -122,7 +127,7 @@ func loadStudies(paths []string) ([]*study.Sweep, error) {
 	for _, p := range paths {
 		s, err := study.Load(p)
 		if err != nil {
-			return nil, usageError{msg: err.Error()}
+			return nil, usage.Wrap(err)
 		}
 		out = append(out, s)
 	}

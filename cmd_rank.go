@@ -19,26 +19,43 @@ import (
 	"ioswarm/selfbin"
 )
 
+// rankOptions are the hidden rank command's flags; the secret and the
+// coordinator's address come on stdin.
+type rankOptions struct {
+	Rank                          int
+	Job, Host                     string
+	HeartbeatTimeout, JoinTimeout time.Duration
+	stdin                         io.Reader
+	log                           io.Writer
+}
+
 // rankCommand is the process a launcher starts on each node. Its standard
 // input carries, one per line, the job secret (hex) and the coordinator's
 // address to dial: neither belongs on argv, which every user of the node
 // can read. The end of standard input means the coordinator is gone.
 func rankCommand() *cli.Command {
+	var o rankOptions
 	return &cli.Command{
 		Name:   "rank",
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "rank", Required: true},
-			&cli.StringFlag{Name: "job", Required: true},
-			&cli.StringFlag{Name: "host", Required: true},
-			&cli.DurationFlag{Name: "heartbeat-timeout", Value: 5 * time.Second},
-			&cli.DurationFlag{Name: "join-timeout", Value: 30 * time.Second},
+			&cli.IntFlag{Name: "rank", Required: true, Destination: &o.Rank},
+			&cli.StringFlag{Name: "job", Required: true, Destination: &o.Job},
+			&cli.StringFlag{Name: "host", Required: true, Destination: &o.Host},
+			heartbeatFlag(&o.HeartbeatTimeout),
+			&cli.DurationFlag{Name: "join-timeout", Value: 30 * time.Second, Destination: &o.JoinTimeout},
 		},
-		Action: rankAction,
+		OnUsageError: onUsageError,
+		Action: func(c *cli.Context) error {
+			o.stdin, o.log = os.Stdin, os.Stderr
+			return runRank(c.Context, o)
+		},
 	}
 }
 
-func rankAction(c *cli.Context) error {
+// runRank is one node's rank: it serves the coordinator until told to
+// stop or until its standard input ends.
+func runRank(ctx context.Context, o rankOptions) error {
 	// The running image is hashed before the secret is read, and the hash
 	// is proved in the handshake: a file swapped after the launcher
 	// checked it is refused by the coordinator, whatever the launcher saw.
@@ -46,11 +63,11 @@ func rankAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	in, stdin, err := readLaunch(os.Stdin)
+	in, stdin, err := readLaunch(o.stdin)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(c.Context)
+	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
 		// Anything more on stdin is ignored; its end is the signal.
@@ -58,9 +75,9 @@ func rankAction(c *cli.Context) error {
 		cancel(errors.New("standard input closed: the coordinator is gone"))
 	}()
 	err = rank.Serve(ctx, rank.Options{
-		Addr: in.addr, Rank: c.Int("rank"), JobID: c.String("job"), Host: c.String("host"),
-		BinaryHash: hash, Secret: in.secret, Log: os.Stderr,
-		Dial: barrier.DialOptions{Timeout: c.Duration("heartbeat-timeout"), JoinTimeout: c.Duration("join-timeout")},
+		Addr: in.addr, Rank: o.Rank, JobID: o.Job, Host: o.Host,
+		BinaryHash: hash, Secret: in.secret, Log: o.log,
+		Dial: barrier.DialOptions{Timeout: o.HeartbeatTimeout, JoinTimeout: o.JoinTimeout},
 	})
 	if _, ok := err.(*barrier.AbortError); ok {
 		// Told to stop, and our files are gone: this rank did its part,
@@ -106,15 +123,15 @@ func readLaunch(r io.Reader) (launchInput, io.Reader, error) {
 
 // cleanupCommand removes what a job left on this node after its rank died.
 func cleanupCommand() *cli.Command {
+	var dir, job string
 	return &cli.Command{
 		Name:   "cleanup",
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Required: true},
-			&cli.StringFlag{Name: "job", Required: true},
+			&cli.StringFlag{Name: "dir", Required: true, Destination: &dir},
+			&cli.StringFlag{Name: "job", Required: true, Destination: &job},
 		},
-		Action: func(c *cli.Context) error {
-			return rank.RemoveJobFiles(c.String("dir"), c.String("job"))
-		},
+		OnUsageError: onUsageError,
+		Action:       func(c *cli.Context) error { return rank.RemoveJobFiles(dir, job) },
 	}
 }

@@ -1,9 +1,10 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -14,55 +15,93 @@ import (
 	"ioswarm/study"
 )
 
-func runCommand() *cli.Command {
-	return &cli.Command{
-		Name:   "run",
-		Usage:  "run the phases once and report",
-		Flags:  append(append(ioFlags(), reportFlags()...), launchFlags()...),
-		Action: func(c *cli.Context) error { return runAction(c) },
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
-		},
-	}
+// runOptions are run's flags and arguments.
+type runOptions struct {
+	ioOptions
+	reportOptions
+	launchOptions
+	invocation
+	Threads, IODepth int
 }
 
-func runAction(c *cli.Context) error {
-	if c.Args().Len() > 0 {
-		return usageError{msg: fmt.Sprintf("run: unexpected argument %q (flags start with --)", c.Args().First())}
+func (o *runOptions) flags() []cli.Flag {
+	return concat(runThreadsFlags(&o.Threads, &o.IODepth), ioFlags(&o.ioOptions, false),
+		reportFlags(&o.reportOptions), launchFlags(&o.launchOptions))
+}
+
+func runCommand() *cli.Command {
+	var o runOptions
+	return command(&cli.Command{
+		Name:  "run",
+		Usage: "run the phases once and report",
+		Flags: o.flags(),
+	}, runExamples, func(c *cli.Context) error {
+		o.invocation = invocationFrom(c)
+		o.HostsGiven = o.given["hosts"]
+		return runRun(c.Context, o)
+	})
+}
+
+const runExamples = `   ioswarm run                                      # this machine, the current directory, a minute or so
+   ioswarm run --dir /gpfs/scratch --threads 64 --hosts 'node[01-16]' --output gpfs.json
+   ioswarm run --phases randwrite,randread --total 64GiB --engine io_uring --iodepth 32
+   ioswarm sweep --threads 1..512 ...               # for a scaling study`
+
+// runRun is `ioswarm run`.
+func runRun(ctx context.Context, o runOptions) error {
+	if err := noArgs("run", o.args); err != nil {
+		return err
 	}
-	o, err := optionsFrom(c)
+	if err := checkFormat(o.Format, "table", "json", "csv"); err != nil {
+		return err
+	}
+	details, err := detailsFrom(o.Details)
 	if err != nil {
 		return err
 	}
-	format := c.String("format")
-	if format != "table" && format != "json" && format != "csv" {
-		return usageError{msg: fmt.Sprintf("--format %q: must be table, json or csv", format)}
-	}
-	details, err := detailsFrom(c.String("details"))
+	spec, err := jobFrom(&o.ioOptions, &o.reportOptions, &o.launchOptions, o.given, o.Threads, o.IODepth, o.stderr)
 	if err != nil {
 		return err
 	}
-	if err := o.Validate(); err != nil {
+	spec.work.CommandLine = o.commandLine
+	if n, source := iozoneClients(o.Hosts); n > 0 && !o.given["threads"] {
+		// IOzone runs a child per line of its client file: so do we,
+		// unless --threads says otherwise.
+		spec.work.Threads, spec.work.ThreadsFrom = n, fmt.Sprintf("one per line of %s", source)
+	}
+	if err := spec.work.Validate(spec.launch); err != nil {
 		return err
 	}
-	job, runErr := coordinator.Run(c.Context, o)
+	if err := checkOutputs(o.stderr, outputPath{"output", o.Output, true}, outputPath{"csv", o.CSV, false}); err != nil {
+		return err
+	}
+	job, runErr := coordinator.Run(ctx, spec.launch, spec.work)
 	if job == nil {
 		return runErr
 	}
-	if out := c.String("output"); out != "" {
-		if err := writeResult(out, job); err != nil {
-			return err
-		}
-	}
-	if path := c.String("csv"); path != "" {
-		if err := study.AppendCSV(path, job); err != nil && runErr == nil {
-			return err
-		}
-	}
+	saveErr := saveJob(job, o.Output, o.CSV)
 	if runErr != nil {
-		return runErr
+		return errors.Join(runErr, saveErr)
 	}
-	return printJob(os.Stdout, format, job, details)
+	if err := printJob(o.stdout, o.Format, job, details); err != nil {
+		return errors.Join(err, saveErr)
+	}
+	return saveErr
+}
+
+// saveJob writes the result file and appends to the CSV file, each as
+// far as it can: one failing does not stop the other.
+func saveJob(job *result.Job, output, csv string) error {
+	var errs []error
+	if output != "" {
+		errs = append(errs, writeFile("output", output, func(w io.Writer) error { return report.WriteJSON(w, job) }))
+	}
+	if csv != "" {
+		if err := study.AppendCSV(csv, job); err != nil {
+			errs = append(errs, fmt.Errorf("--csv: %w", err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func printJob(w io.Writer, format string, job *result.Job, d report.Details) error {
@@ -94,16 +133,4 @@ func detailsFrom(v string) (report.Details, error) {
 		}
 	}
 	return d, nil
-}
-
-func writeResult(path string, job *result.Job) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--output: %w", err)
-	}
-	if err := report.WriteJSON(f, job); err != nil {
-		f.Close()
-		return fmt.Errorf("--output %s: %w", path, err)
-	}
-	return f.Close()
 }

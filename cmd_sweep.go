@@ -1,14 +1,16 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/chart"
 	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 	"ioswarm/progress"
 	"ioswarm/report"
 	"ioswarm/result"
@@ -16,8 +18,24 @@ import (
 	"ioswarm/sweep"
 )
 
+// sweepOptions are sweep's flags and arguments.
+type sweepOptions struct {
+	ioOptions
+	reportOptions
+	launchOptions
+	chartOptions
+	invocation
+	Threads, IODepths string
+}
+
+func (o *sweepOptions) flags() []cli.Flag {
+	return concat(sweepThreadsFlags(&o.Threads, &o.IODepths), ioFlags(&o.ioOptions, true),
+		reportFlags(&o.reportOptions), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions))
+}
+
 func sweepCommand() *cli.Command {
-	return &cli.Command{
+	var o sweepOptions
+	return command(&cli.Command{
 		Name:  "sweep",
 		Usage: "run the phases at each thread count on one set of ranks; table, JSON, CSV and chart",
 		Description: "Ranks start once; each point then runs every phase with its thread count.\n" +
@@ -25,119 +43,121 @@ func sweepCommand() *cli.Command {
 			"--file-size instead keeps each thread's file fixed, so the aggregate grows with the threads.\n" +
 			"Every point is checked before anything starts. The chart (SVG and PNG) goes next to --output\n" +
 			"with the same base name, or where --chart says.",
-		Flags:  append(append(append(sweepIOFlags(), reportFlags()...), launchFlags()...), chartFlags()...),
-		Action: sweepAction,
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{msg: err.Error()}
-		},
-	}
+		Flags: o.flags(),
+	}, sweepExamples, func(c *cli.Context) error {
+		o.invocation = invocationFrom(c)
+		o.HostsGiven = o.given["hosts"]
+		return runSweep(c.Context, o)
+	})
 }
 
-// sweepIOFlags are run's I/O flags with --threads taking a list and the
-// size flags saying what a sweep holds fixed.
-func sweepIOFlags() []cli.Flag {
-	flags := ioFlags()
-	for i, f := range flags {
-		switch f.Names()[0] {
-		case "threads":
-			flags[i] = &cli.StringFlag{Name: "threads", Value: "1..16",
-				Usage: "thread counts: A..B is every power of two from A to B (1..512), or a list such as 1,2,4,6"}
-		case "total":
-			flags[i] = &cli.StringFlag{Name: "total",
-				Usage: "aggregate size, the same at every point and divided among its threads (default 1GiB unless --file-size)"}
-		case "iodepth":
-			flags[i] = &cli.StringFlag{Name: "iodepth", Value: "1",
-				Usage: "queue depths per thread with --engine io_uring, a list like --threads (1,4,16,64 or 1..64): every thread count runs at every depth"}
-		case "file-size":
-			flags[i] = &cli.StringFlag{Name: "file-size",
-				Usage: "size of each thread's file, the same at every point (instead of --total: the aggregate grows with the threads)"}
-		}
-	}
-	return flags
-}
+const sweepExamples = `   ioswarm sweep --threads 1..512 --total 1TiB --hosts nodes.txt --dir /lustre/scratch --output lustre.json
+   ioswarm sweep --threads 1,2,4,8 --phases randread --engine io_uring --iodepth 1..64 --output qd.json
+   ioswarm compare lustre.json gpfs.json            # two systems point by point`
 
-func sweepAction(c *cli.Context) error {
-	if c.Args().Len() > 0 {
-		return usageError{msg: fmt.Sprintf("sweep: unexpected argument %q (flags start with --)", c.Args().First())}
-	}
-	threads, err := study.ParseThreads(c.String("threads"))
-	if err != nil {
-		return flagError("threads", c.String("threads"), err)
-	}
-	format := c.String("format")
-	if format != "table" && format != "json" && format != "csv" {
-		return usageError{msg: fmt.Sprintf("--format %q: must be table, json or csv", format)}
-	}
-	size, err := chartSizeFrom(c)
+// runSweep is `ioswarm sweep`.
+func runSweep(ctx context.Context, o sweepOptions) error {
+	plan, progress, err := planSweep(o)
 	if err != nil {
 		return err
 	}
-	o, err := optionsFrom(c)
+	size, err := chartSizeFrom(o.ChartSize)
 	if err != nil {
 		return err
 	}
-	if o.TotalAuto {
-		// Each point would size itself from its own nodes' memory, and
-		// a sweep's aggregate must stay the same at every point.
-		return usageError{msg: "--total auto: not for sweeps, whose aggregate must be fixed; `ioswarm run --total auto` on the largest point's hosts prints the size to give"}
+	chartBase := sweepChartBase(o.Chart, o.Output)
+	svg, png := "", ""
+	if chartBase != "" {
+		svg, png = chart.Paths(chartBase)
 	}
-	if path := c.String("csv"); path != "" {
-		if err := study.CheckCSV(path); err != nil {
-			return usageError{msg: err.Error()}
-		}
+	if err := checkOutputs(o.stderr, outputPath{"output", o.Output, true}, outputPath{"csv", o.CSV, false},
+		outputPath{"chart", svg, true}, outputPath{"chart", png, true}); err != nil {
+		return err
 	}
-	depths, err := study.ParseThreads(c.String("iodepth"))
-	if err != nil {
-		return flagError("iodepth", c.String("iodepth"), err)
-	}
-	o.IODepth = depths[0]
-	plan := sweep.Plan{Base: o, Threads: threads}
-	if len(depths) > 1 {
-		plan.Depths = depths
-	}
-	out := newSweepPrinter(os.Stdout, format, plan.NewSweep(), c.String("csv"), o.Progress)
+	out := newSweepPrinter(o.stdout, o.Format, plan.NewSweep(), o.CSV, progress)
 	plan.Before, plan.After = out.before, out.after
-	sw, runErr := sweep.Run(c.Context, plan)
+	sw, runErr := sweep.Run(ctx, plan)
 	if sw == nil {
 		return runErr
 	}
-	if err := saveSweep(c, sw, size); err != nil {
-		return err
-	}
+	saveErr := saveSweep(o.stderr, sw, o.Output, chartBase, size)
 	if runErr != nil {
-		return runErr
+		return errors.Join(runErr, saveErr)
 	}
-	if format == "json" {
-		return study.WriteJSON(os.Stdout, sw)
+	if o.Format == "json" {
+		if err := study.WriteJSON(o.stdout, sw); err != nil {
+			return errors.Join(err, saveErr)
+		}
 	}
-	return nil
+	return saveErr
+}
+
+// planSweep reads the flags into a plan whose every point is valid, and
+// the progress reporter (nil: none).
+func planSweep(o sweepOptions) (sweep.Plan, *progress.Reporter, error) {
+	var plan sweep.Plan
+	if err := noArgs("sweep", o.args); err != nil {
+		return plan, nil, err
+	}
+	threads, err := study.ParseThreads(o.Threads)
+	if err != nil {
+		return plan, nil, flagError("threads", o.Threads, err)
+	}
+	depths, err := study.ParseThreads(o.IODepths)
+	if err != nil {
+		return plan, nil, flagError("iodepth", o.IODepths, err)
+	}
+	if err := checkFormat(o.Format, "table", "json", "csv"); err != nil {
+		return plan, nil, err
+	}
+	if o.Total == "auto" {
+		// Each point would size itself from its own nodes' memory, and
+		// a sweep's aggregate must stay the same at every point.
+		return plan, nil, usage.Errorf("--total auto: not for sweeps, whose aggregate must be fixed; `ioswarm run --total auto` on the largest point's nodes prints the size to give")
+	}
+	spec, err := jobFrom(&o.ioOptions, &o.reportOptions, &o.launchOptions, o.given, 0, depths[0], o.stderr)
+	if err != nil {
+		return plan, nil, err
+	}
+	spec.work.CommandLine = o.commandLine
+	if o.CSV != "" {
+		if err := study.CheckCSV(o.CSV); err != nil {
+			return plan, nil, usage.Wrap(err)
+		}
+	}
+	plan = sweep.Plan{Base: spec.work, Launch: spec.launch, Threads: threads}
+	if len(depths) > 1 {
+		plan.Depths = depths
+	}
+	// study.Run checks the points again; here it is before the output
+	// files are, so a bad point is the one line printed.
+	if _, err := sweep.Points(plan.Base, plan.Launch, plan.Threads, plan.Depths); err != nil {
+		return plan, nil, err
+	}
+	return plan, spec.rep.progress, nil
+}
+
+// sweepChartBase is where a sweep's chart goes: --chart, else next to
+// --output, else nowhere.
+func sweepChartBase(chartFlag, output string) string {
+	if chartFlag != "" {
+		return chartFlag
+	}
+	return output
 }
 
 // saveSweep writes the JSON file and the chart; both are wanted also
-// from a sweep that stopped early, for the points it measured.
-func saveSweep(c *cli.Context, sw *study.Sweep, size chart.Size) error {
-	out := c.String("output")
-	if out != "" {
-		f, err := os.Create(out)
-		if err != nil {
-			return fmt.Errorf("--output: %w", err)
-		}
-		if err := study.WriteJSON(f, sw); err != nil {
-			f.Close()
-			return fmt.Errorf("--output %s: %w", out, err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("--output %s: %w", out, err)
-		}
+// from a sweep that stopped early, for the points it measured, and one
+// failing does not stop the other.
+func saveSweep(stderr io.Writer, sw *study.Sweep, output, chartBase string, size chart.Size) error {
+	var errs []error
+	if output != "" {
+		errs = append(errs, writeFile("output", output, func(w io.Writer) error { return study.WriteJSON(w, sw) }))
 	}
-	base := c.String("chart")
-	if base == "" {
-		base = out
+	if chartBase != "" && anyComplete(sw) {
+		errs = append(errs, drawChart(stderr, chartBase, []*study.Sweep{sw}, size))
 	}
-	if base == "" || !anyComplete(sw) {
-		return nil
-	}
-	return drawChart(os.Stderr, base, []*study.Sweep{sw}, size)
+	return errors.Join(errs...)
 }
 
 func anyComplete(sw *study.Sweep) bool {
@@ -158,17 +178,17 @@ type sweepPrinter struct {
 	table    *study.Table
 	csvPath  string
 	rows     int
-	progress coordinator.Progress
+	progress *progress.Reporter // nil: none
 }
 
-func newSweepPrinter(w io.Writer, format string, sw *study.Sweep, csvPath string, p coordinator.Progress) *sweepPrinter {
+func newSweepPrinter(w io.Writer, format string, sw *study.Sweep, csvPath string, p *progress.Reporter) *sweepPrinter {
 	return &sweepPrinter{w: w, format: format, sw: sw, csvPath: csvPath, progress: p}
 }
 
 // before names the point on the progress line; the table's header waits
 // for the first point so that a launch failure prints no empty table.
-func (s *sweepPrinter) before(o coordinator.Options) {
-	if r, ok := s.progress.(*progress.Reporter); ok {
+func (s *sweepPrinter) before(o coordinator.Workload) {
+	if r := s.progress; r != nil {
 		unit := "threads"
 		if o.Threads == 1 {
 			unit = "thread"

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"syscall"
 
-	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 )
 
 // Exit codes, listed in --help.
@@ -27,11 +26,6 @@ const exitCodesHelp = `EXIT CODES:
 // already given elsewhere.
 type silentError struct{ error }
 
-// usageError marks a command-line problem found before anything started.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
 func exitCode(err error, sig os.Signal) int {
 	switch {
 	case err == nil:
@@ -42,7 +36,7 @@ func exitCode(err error, sig os.Signal) int {
 		return exitTerm
 	case sig == syscall.SIGHUP:
 		return exitHangup
-	case coordinator.IsUsage(err), errors.As(err, new(usageError)):
+	case usage.Is(err):
 		return exitUsage
 	}
 	return exitFailed

@@ -4,190 +4,188 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"ioswarm/coordinator"
-	"ioswarm/launcher"
-	"ioswarm/progress"
-	"ioswarm/units"
+	"ioswarm/chart"
 )
 
-// ioFlags shape the workload; shared by run and sweep.
-func ioFlags() []cli.Flag {
+// Flag categories, the groups --help lists flags under.
+const (
+	catIO     = "I/O"
+	catSizes  = "Sizes"
+	catLaunch = "Launch"
+	catSSH    = "SSH"
+	catOutput = "Output"
+)
+
+// ioOptions shape the workload: the flags run, sweep and iozone share.
+// --threads and --iodepth are not here: run takes a number, sweep a list.
+type ioOptions struct {
+	Dir, Total, FileSize, Block, RandBlock, Phases string
+	Layout, Pattern, RandScope, MDDir, MDSize      string
+	FilesPerThread                                 int
+	Fsync, NoFsync, Direct, Verify, Keep           bool
+	Engine, DropCaches, ReadShift                  string
+	ServerCache, Reuse                             string
+	AllowMixedFS                                   bool
+	Iterations, LocalRanks                         int
+	Stonewall, RandTime, HeartbeatTimeout          time.Duration
+}
+
+// ioFlags binds the workload flags to o. A sweep holds its size flags
+// fixed over its points, and says so.
+func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
+	total := "aggregate size, divided among the threads (default 1GiB unless --file-size); auto = twice what the clients' and servers' caches hold (the seed's rule)"
+	fileSize := "size of each thread's file (instead of --total)"
+	if sweep {
+		total = "aggregate size, the same at every point and divided among its threads (default 1GiB unless --file-size)"
+		fileSize = "size of each thread's file, the same at every point (instead of --total: the aggregate grows with the threads)"
+	}
 	return []cli.Flag{
-		&cli.StringFlag{Name: "dir", Value: ".", Usage: "directory on the filesystem under test; files go in <dir>/ioswarm-<jobid>/"},
-		&cli.IntFlag{Name: "threads", Value: 4, Usage: "threads (one file each), placed round-robin over ranks/hosts"},
-		&cli.StringFlag{Name: "total", Usage: "aggregate size, divided among the threads (default 1GiB unless --file-size); auto = twice what the clients' and servers' caches hold (the seed's rule)"},
-		&cli.StringFlag{Name: "file-size", Usage: "size of each thread's file (instead of --total)"},
-		&cli.StringFlag{Name: "block", Value: "16MiB", Usage: "record size of sequential phases"},
-		&cli.StringFlag{Name: "rand-block", Value: "4KiB", Usage: "operation size of random phases"},
-		&cli.StringFlag{Name: "phases", Value: "write,read", Usage: "comma list of write, rewrite, read, reread, randwrite, randread, and the metadata phases mdcreate, mdstat, mdread, mddelete"},
-		&cli.StringFlag{Name: "layout", Value: "per-thread", Usage: "per-thread (a file per thread, N-N) or shared (one file for all threads, N-1)"},
-		&cli.StringFlag{Name: "pattern", Value: "segmented", Usage: "with --layout shared: segmented (thread i writes [i·S, (i+1)·S)) or strided (record j of thread i at (j·threads + i)·block)"},
-		&cli.StringFlag{Name: "rand-scope", Value: "segment", Usage: "with --layout shared: random phases draw offsets in the thread's own part (segment) or anywhere in the file (file)"},
-		&cli.IntFlag{Name: "files-per-thread", Value: 1000, Usage: "metadata phases: files each thread creates, stats, reads and deletes"},
-		&cli.StringFlag{Name: "md-dir", Value: "per-thread", Usage: "metadata phases: a directory per thread (mdtest easy) or one shared by all threads (shared)"},
-		&cli.StringFlag{Name: "md-size", Value: "0", Usage: "metadata phases: bytes written into each file at create and read back by mdread (IO500 hard: 3901)"},
-		&cli.BoolFlag{Name: "fsync", Value: true, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
-		&cli.BoolFlag{Name: "no-fsync", Usage: "do not fsync before close"},
-		&cli.BoolFlag{Name: "direct", Usage: "O_DIRECT for every phase"},
-		&cli.StringFlag{Name: "engine", Value: "sync", Usage: "sync (pread/pwrite, one operation in flight per thread, as IOzone) or io_uring (up to --iodepth in flight per thread)"},
-		&cli.IntFlag{Name: "iodepth", Value: 1, Usage: "operations in flight per thread with --engine io_uring"},
-		&cli.BoolFlag{Name: "verify", Usage: "check the data pattern in read phases (timed)"},
-		&cli.StringFlag{Name: "drop-caches", Value: "auto", Usage: "auto, on or off: drop page caches on every node before each phase"},
-		&cli.BoolFlag{Name: "keep", Usage: "keep the files afterwards (IOzone -w)"},
-		&cli.StringFlag{Name: "read-shift", Value: "auto", Usage: "read phases read the files written N nodes further along (IOR -Q), so no node reads what its own cache holds; auto = 1 on two nodes or more, 0 on one"},
-		&cli.StringFlag{Name: "server-cache", Usage: "what the storage servers can cache in all (e.g. 384GiB); counted by the cache check and --total auto"},
-		&cli.StringFlag{Name: "reuse", Usage: "read the files a --keep run left instead of writing new ones: its job id, its ioswarm-<id> directory, or latest (the newest under --dir); only read phases; checked against that run's manifest"},
-		&cli.BoolFlag{Name: "allow-mixed-fs", Usage: "run even when the nodes' --dir are on different filesystems"},
-		&cli.IntFlag{Name: "iterations", Value: 1, Usage: "run every phase this many times"},
-		&cli.DurationFlag{Name: "stonewall", Usage: "stop timing a phase after this long (writers finish their files untimed)"},
-		&cli.DurationFlag{Name: "rand-time", Value: 2 * time.Minute, Usage: "random phases stop after this long (IOzone does file size / record operations, which over a large aggregate takes hours); 0 runs every operation"},
-		&cli.IntFlag{Name: "local-ranks", Value: 1, Usage: "rank processes on this machine when no hosts are given"},
-		&cli.DurationFlag{Name: "heartbeat-timeout", Value: 5 * time.Second, Usage: "a rank or coordinator silent this long fails the job"},
+		&cli.StringFlag{Name: "dir", Value: ".", Destination: &o.Dir, Category: catIO, Usage: "directory on the filesystem under test; files go in <dir>/ioswarm-<jobid>/"},
+		&cli.StringFlag{Name: "phases", Value: "write,read", Destination: &o.Phases, Category: catIO, Usage: "comma list of write, rewrite, read, reread, randwrite, randread, and the metadata phases mdcreate, mdstat, mdread, mddelete"},
+		&cli.StringFlag{Name: "layout", Value: "per-thread", Destination: &o.Layout, Category: catIO, Usage: "per-thread (a file per thread, N-N) or shared (one file for all threads, N-1)"},
+		&cli.StringFlag{Name: "pattern", Value: "segmented", Destination: &o.Pattern, Category: catIO, Usage: "with --layout shared: segmented (thread i writes [i·S, (i+1)·S)) or strided (record j of thread i at (j·threads + i)·block)"},
+		&cli.StringFlag{Name: "rand-scope", Value: "segment", Destination: &o.RandScope, Category: catIO, Usage: "with --layout shared: random phases draw offsets in the thread's own part (segment) or anywhere in the file (file)"},
+		&cli.StringFlag{Name: "md-dir", Value: "per-thread", Destination: &o.MDDir, Category: catIO, Usage: "metadata phases: a directory per thread (mdtest easy) or one shared by all threads (shared)"},
+		&cli.BoolFlag{Name: "fsync", Value: true, Destination: &o.Fsync, Category: catIO, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
+		&cli.BoolFlag{Name: "no-fsync", Destination: &o.NoFsync, Category: catIO, Usage: "do not fsync before close"},
+		&cli.BoolFlag{Name: "direct", Destination: &o.Direct, Category: catIO, Usage: "O_DIRECT for every phase"},
+		&cli.StringFlag{Name: "engine", Value: "sync", Destination: &o.Engine, Category: catIO, Usage: "sync (pread/pwrite, one operation in flight per thread, as IOzone) or io_uring (up to --iodepth in flight per thread)"},
+		&cli.BoolFlag{Name: "verify", Destination: &o.Verify, Category: catIO, Usage: "check the data pattern in read phases (timed)"},
+		&cli.StringFlag{Name: "drop-caches", Value: "auto", Destination: &o.DropCaches, Category: catIO, Usage: "auto, on or off: drop page caches on every node before each phase"},
+		&cli.BoolFlag{Name: "keep", Destination: &o.Keep, Category: catIO, Usage: "keep the files afterwards (IOzone -w)"},
+		&cli.StringFlag{Name: "read-shift", Value: "auto", Destination: &o.ReadShift, Category: catIO, Usage: "read phases read the files written N nodes further along (IOR -Q), so no node reads what its own cache holds; auto = 1 on two nodes or more, 0 on one"},
+		&cli.StringFlag{Name: "reuse", Destination: &o.Reuse, Category: catIO, Usage: "read the files a --keep run left instead of writing new ones: its job id, its ioswarm-<id> directory, or latest (the newest under --dir); only read phases; checked against that run's manifest"},
+		&cli.BoolFlag{Name: "allow-mixed-fs", Destination: &o.AllowMixedFS, Category: catIO, Usage: "run even when the nodes' --dir are on different filesystems"},
+		&cli.IntFlag{Name: "iterations", Value: 1, Destination: &o.Iterations, Category: catIO, Usage: "run every phase this many times"},
+		&cli.DurationFlag{Name: "stonewall", Destination: &o.Stonewall, Category: catIO, Usage: "stop timing a phase after this long, such as 30s (writers finish their files untimed)"},
+		&cli.DurationFlag{Name: "rand-time", Value: 2 * time.Minute, Destination: &o.RandTime, Category: catIO, Usage: "random phases stop after this long (IOzone does file size / record operations, which over a large aggregate takes hours); 0 runs every operation"},
+
+		&cli.StringFlag{Name: "total", Destination: &o.Total, Category: catSizes, Usage: total},
+		&cli.StringFlag{Name: "file-size", Destination: &o.FileSize, Category: catSizes, Usage: fileSize},
+		&cli.StringFlag{Name: "block", Value: "16MiB", Destination: &o.Block, Category: catSizes, Usage: "record size of sequential phases"},
+		&cli.StringFlag{Name: "rand-block", Value: "4KiB", Destination: &o.RandBlock, Category: catSizes, Usage: "operation size of random phases"},
+		&cli.IntFlag{Name: "files-per-thread", Value: 1000, Destination: &o.FilesPerThread, Category: catSizes, Usage: "metadata phases: files each thread creates, stats, reads and deletes"},
+		&cli.StringFlag{Name: "md-size", Value: "0", Destination: &o.MDSize, Category: catSizes, Usage: "metadata phases: bytes written into each file at create and read back by mdread (IO500 hard: 3901)"},
+		&cli.StringFlag{Name: "server-cache", Destination: &o.ServerCache, Category: catSizes, Usage: "what the storage servers can cache in all (e.g. 384GiB); counted by the cache check and --total auto"},
+
+		&cli.IntFlag{Name: "local-ranks", Value: 1, Destination: &o.LocalRanks, Category: catLaunch, Usage: "rank processes on this machine when no nodes are given"},
+		heartbeatFlag(&o.HeartbeatTimeout),
 	}
 }
 
-// reportFlags shape the output; shared by run and sweep.
-func reportFlags() []cli.Flag {
+// heartbeatFlag is shared by the commands that start ranks and the rank
+// itself.
+func heartbeatFlag(dst *time.Duration) cli.Flag {
+	return &cli.DurationFlag{Name: "heartbeat-timeout", Value: 5 * time.Second, Destination: dst, Category: catLaunch,
+		Usage: "a rank or coordinator silent this long fails the job"}
+}
+
+// runThreadsFlags are run's (and iozone's) --threads and --iodepth: one
+// number each.
+func runThreadsFlags(threads, depth *int) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: "table", Usage: "what to print: table, json or csv"},
-		&cli.StringFlag{Name: "details", Usage: "more table blocks: phases (sizes, window, latency spread, skew, cache), nodes (each node's share), threads (every record), or all; comma list"},
-		&cli.StringFlag{Name: "output", Usage: "write the full JSON result to this file"},
-		&cli.StringFlag{Name: "label", Usage: "a name for this system in comparisons"},
-		&cli.BoolFlag{Name: "quiet", Usage: "no progress or rank log lines"},
-		&cli.StringFlag{Name: "csv", Usage: "append one row per phase to this CSV file (a sweep: per point); the header is written only when the file is new or empty"},
-		&cli.StringFlag{Name: "progress", Value: "auto", Usage: "live progress on stderr: tty (one line redrawn per phase), plain (a line every --progress-interval), off, or auto (tty on a terminal, else plain)"},
-		&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Usage: "time between plain progress lines"},
+		&cli.IntFlag{Name: "threads", Value: 4, Destination: threads, Category: catIO, Usage: "threads (one file each), placed round-robin over the nodes' ranks"},
+		&cli.IntFlag{Name: "iodepth", Value: 1, Destination: depth, Category: catIO, Usage: "operations in flight per thread with --engine io_uring"},
 	}
 }
 
-// optionsFrom turns flags into coordinator options, naming the flag and
-// value of anything that does not parse.
-func optionsFrom(c *cli.Context) (coordinator.Options, error) {
-	o := coordinator.Options{
-		Dir: c.String("dir"), Threads: c.Int("threads"), Fsync: c.Bool("fsync"),
-		Direct: c.Bool("direct"), Verify: c.Bool("verify"), Keep: c.Bool("keep"),
-		DropCaches: c.String("drop-caches"), Iterations: c.Int("iterations"),
-		Stonewall: c.Duration("stonewall"), RandTime: c.Duration("rand-time"), LocalRanks: c.Int("local-ranks"),
-		HeartbeatTimeout: c.Duration("heartbeat-timeout"), Version: fullVersion(),
-		CommandLine: strings.Join(os.Args, " "), Label: c.String("label"),
+// sweepThreadsFlags are sweep's --threads and --iodepth: lists.
+func sweepThreadsFlags(threads, depths *string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "threads", Value: "1..16", Destination: threads, Category: catIO,
+			Usage: "thread counts: A..B is every power of two from A to B (1..512), or a list such as 1,2,4,6"},
+		&cli.StringFlag{Name: "iodepth", Value: "1", Destination: depths, Category: catIO,
+			Usage: "queue depths per thread with --engine io_uring, a list like --threads (1,4,16,64 or 1..64): every thread count runs at every depth"},
 	}
-	if c.Bool("no-fsync") {
-		if c.IsSet("fsync") && c.Bool("fsync") {
-			return o, usageError{msg: "--fsync and --no-fsync both given: use one"}
-		}
-		o.Fsync = false
-	}
-	for _, p := range strings.Split(c.String("phases"), ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			o.Phases = append(o.Phases, p)
-		}
-	}
-	o.AllowMixedFS = c.Bool("allow-mixed-fs")
-	o.Reuse = c.String("reuse")
-	o.Engine, o.IODepth = c.String("engine"), c.Int("iodepth")
-	o.Layout, o.Pattern, o.RandScope = c.String("layout"), c.String("pattern"), c.String("rand-scope")
-	o.FilesPerThread, o.MDDir = c.Int("files-per-thread"), c.String("md-dir")
-	if v := c.String("md-size"); v != "" && v != "0" {
-		n, err := units.ParseSize(v)
-		if err != nil {
-			return o, flagError("md-size", v, err)
-		}
-		o.MDSize = n
-	}
-	shift, err := parseReadShift(c.String("read-shift"))
-	if err != nil {
-		return o, err
-	}
-	o.ReadShift = shift
-	o.TotalAuto = c.String("total") == "auto"
-	sizes := []struct {
-		flag string
-		dst  *int64
-	}{{"total", &o.Total}, {"file-size", &o.FileSize}, {"block", &o.Block}, {"rand-block", &o.RandBlock},
-		{"server-cache", &o.ServerCache}}
-	for _, s := range sizes {
-		v := c.String(s.flag)
-		if v == "" || (s.flag == "total" && o.TotalAuto) {
-			continue
-		}
-		n, err := units.ParseSize(v)
-		if err != nil {
-			return o, flagError(s.flag, v, err)
-		}
-		if n <= 0 && !(n == 0 && s.flag == "server-cache") {
-			return o, flagError(s.flag, v, fmt.Errorf("must be positive"))
-		}
-		*s.dst = n
-	}
-	if c.String("total") == "" && c.String("file-size") == "" {
-		o.Total = 1 << 30
-	}
-	if o.HeartbeatTimeout <= 0 {
-		return o, flagError("heartbeat-timeout", o.HeartbeatTimeout.String(), fmt.Errorf("must be positive"))
-	}
-	log := launcher.NewLineWriter(os.Stderr)
-	if c.Bool("quiet") {
-		log = launcher.NewLineWriter(io.Discard)
-	}
-	rep, err := progressFrom(c)
-	if err != nil {
-		return o, err
-	}
-	if rep != nil {
-		// Log lines go through the reporter so they never run into a
-		// progress line drawn on the terminal.
-		o.Progress, log = rep, launcher.NewLineWriter(rep.Writer(os.Stderr))
-	}
-	o.Log = log
-	l, targets, err := launchFrom(c, log)
-	if err != nil {
-		return o, err
-	}
-	o.Launcher, o.Targets = l, targets
-	if n, source := iozoneClients(c); n > 0 && !c.IsSet("threads") && (c.Command.Name == "run" || c.Command.Name == "iozone") {
-		// IOzone runs a child per line of its client file: so do we,
-		// unless --threads says otherwise.
-		o.Threads = n
-		o.ThreadsFrom = fmt.Sprintf("one per line of %s", source)
-	}
-	o.Listen = c.String("listen")
-	return o, nil
 }
 
-// parseReadShift reads --read-shift: auto or a whole number of nodes.
-func parseReadShift(v string) (int, error) {
-	if v == "" || v == "auto" {
-		return coordinator.ReadShiftAuto, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return 0, flagError("read-shift", v, fmt.Errorf("must be auto or a number of nodes, 0 or more"))
-	}
-	return n, nil
+// reportOptions shape the output; shared by run, sweep and iozone.
+type reportOptions struct {
+	Format, Details, Output, Label, CSV, Progress string
+	Quiet                                         bool
+	ProgressInterval                              time.Duration
 }
 
-// progressFrom builds the live progress reporter on stderr, or nil when
-// it is off; --quiet silences it whatever --progress says.
-func progressFrom(c *cli.Context) (*progress.Reporter, error) {
-	if !c.IsSet("progress") && c.String("progress") == "" {
-		return nil, nil // a command without the progress flags
+func reportFlags(o *reportOptions) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Category: catOutput, Usage: "what to print: table, json or csv"},
+		&cli.StringFlag{Name: "details", Destination: &o.Details, Category: catOutput, Usage: "more table blocks: phases (sizes, window, latency spread, skew, cache), nodes (each node's share), threads (every record), or all; comma list"},
+		&cli.StringFlag{Name: "output", Destination: &o.Output, Category: catOutput, Usage: "write the full JSON result to this file (checked writable before any rank starts; an existing file is replaced)"},
+		&cli.StringFlag{Name: "label", Destination: &o.Label, Category: catOutput, Usage: "a name for this system in comparisons"},
+		&cli.BoolFlag{Name: "quiet", Destination: &o.Quiet, Category: catOutput, Usage: "no progress or rank log lines"},
+		&cli.StringFlag{Name: "csv", Destination: &o.CSV, Category: catOutput, Usage: "append one row per phase to this CSV file (a sweep: per point); the header is written only when the file is new or empty"},
+		&cli.StringFlag{Name: "progress", Value: "auto", Destination: &o.Progress, Category: catOutput, Usage: "live progress on stderr: tty (one line redrawn per phase), plain (a line every --progress-interval), off, or auto (tty on a terminal, else plain)"},
+		&cli.DurationFlag{Name: "progress-interval", Value: 10 * time.Second, Destination: &o.ProgressInterval, Category: catOutput, Usage: "time between plain progress lines"},
 	}
-	mode, err := progress.ParseMode(c.String("progress"))
-	if err != nil {
-		return nil, flagError("progress", c.String("progress"), err)
+}
+
+// launchOptions choose where ranks run; shared by run, sweep, iozone and
+// hosts.
+type launchOptions struct {
+	Hosts, Launcher, SSHUser, Identity, SSHConfig, RemoteBin, Listen string
+	ConnectTimeout                                                   time.Duration
+	SSHFanout                                                        int
+	// HostsGiven is true when --hosts was given, even as "".
+	HostsGiven bool
+}
+
+func launchFlags(o *launchOptions) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "hosts", Destination: &o.Hosts, Category: catLaunch, Usage: "nodes: a host file, an IOzone -+m client file, or a list such as node[01-16],gpu1 (threads go round-robin in this order)"},
+		&cli.StringFlag{Name: "launcher", Value: "auto", Destination: &o.Launcher, Category: catLaunch, Usage: "auto, local, ssh or srun (auto: srun inside a Slurm allocation, ssh with --hosts, else local)"},
+		&cli.StringFlag{Name: "remote-bin", Destination: &o.RemoteBin, Category: catLaunch, Usage: "`PATH` of this very ioswarm build installed on every node (nothing is copied)"},
+		&cli.StringFlag{Name: "listen", Destination: &o.Listen, Category: catLaunch, Usage: "`ADDR:PORT` the coordinator listens on and ranks dial (default: each node dials this machine's address as its SSH connection, or its route to the node under srun, sees it)"},
+		&cli.StringFlag{Name: "ssh-user", Destination: &o.SSHUser, Category: catSSH, Usage: "login name for nodes that name none (default: ~/.ssh/config's User, then your own)"},
+		&cli.StringFlag{Name: "identity", Destination: &o.Identity, Category: catSSH, Usage: "private key `FILE` to log in with, tried before ssh-agent's keys and ~/.ssh/id_*"},
+		&cli.StringFlag{Name: "ssh-config", Destination: &o.SSHConfig, Category: catSSH, Usage: "ssh_config `FILE` to read instead of ~/.ssh/config and /etc/ssh/ssh_config"},
+		&cli.DurationFlag{Name: "connect-timeout", Value: 10 * time.Second, Destination: &o.ConnectTimeout, Category: catSSH, Usage: "per node: connect, handshake and log in within this; a connection silent this long is dropped"},
+		&cli.IntFlag{Name: "ssh-fanout", Value: 32, Destination: &o.SSHFanout, Category: catSSH, Usage: "nodes contacted at once"},
 	}
-	interval := c.Duration("progress-interval")
-	if interval <= 0 {
-		return nil, flagError("progress-interval", interval.String(), fmt.Errorf("must be positive"))
+}
+
+// chartOptions place and size the chart; shared by sweep, plot and compare.
+type chartOptions struct {
+	Chart, ChartSize string
+}
+
+func chartFlags(o *chartOptions) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "chart", Destination: &o.Chart, Category: catOutput, Usage: "write the chart to PATH.svg and PATH.png (default: next to the results, same base name)"},
+		&cli.StringFlag{Name: "chart-size", Value: fmt.Sprintf("%dx%d", chart.DefaultWidth, chart.DefaultHeight), Destination: &o.ChartSize, Category: catOutput, Usage: "chart size in pixels, WIDTHxHEIGHT"},
 	}
-	if c.Bool("quiet") {
-		return nil, nil
+}
+
+// invocation is what a command's options hold besides their flags:
+// filled from the CLI by invocationFrom, set directly by tests.
+type invocation struct {
+	given       given
+	args        []string // positional arguments
+	commandLine string
+	stdout      io.Writer
+	stderr      io.Writer
+}
+
+func invocationFrom(c *cli.Context) invocation {
+	return invocation{given: givenFrom(c), args: c.Args().Slice(), commandLine: strings.Join(os.Args, " "),
+		stdout: c.App.Writer, stderr: c.App.ErrWriter}
+}
+
+// given says which flags the user gave, whatever their value: what a
+// plain options struct cannot tell (--hosts ” against no --hosts).
+type given map[string]bool
+
+// givenFrom lists the flags of c's command that were set.
+func givenFrom(c *cli.Context) given {
+	g := given{}
+	for _, f := range c.Command.Flags {
+		if n := f.Names()[0]; c.IsSet(n) {
+			g[n] = true
+		}
 	}
-	return progress.New(os.Stderr, mode, interval), nil
+	return g
 }

@@ -7,39 +7,31 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
-	"time"
-
-	"github.com/urfave/cli/v2"
 
 	"ioswarm/hostlist"
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/selfbin"
 )
 
-// launchFlags choose where ranks run; shared by run, sweep and hosts.
-func launchFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "hosts", Usage: "nodes: a host file, an IOzone -+m client file, or a list such as node[01-16],gpu1 (threads go round-robin in this order)"},
-		&cli.StringFlag{Name: "launcher", Value: "auto", Usage: "auto, local, ssh or srun (auto: srun inside a Slurm allocation, ssh with --hosts, else local)"},
-		&cli.StringFlag{Name: "ssh-user", Usage: "login name for hosts that name none (default: ~/.ssh/config's User, then your own)"},
-		&cli.StringFlag{Name: "identity", Usage: "private key `FILE` to log in with, tried before ssh-agent's keys and ~/.ssh/id_*"},
-		&cli.StringFlag{Name: "ssh-config", Usage: "ssh_config `FILE` to read instead of ~/.ssh/config and /etc/ssh/ssh_config"},
-		&cli.DurationFlag{Name: "connect-timeout", Value: 10 * time.Second, Usage: "per node: connect, handshake and log in within this; a connection silent this long is dropped"},
-		&cli.StringFlag{Name: "remote-bin", Usage: "`PATH` of this very ioswarm build installed on every node (nothing is copied)"},
-		&cli.StringFlag{Name: "listen", Usage: "`ADDR:PORT` the coordinator listens on and ranks dial (default: each node dials this machine's address as its SSH connection, or its route to the node under srun, sees it)"},
-		&cli.IntFlag{Name: "ssh-fanout", Value: 32, Usage: "nodes contacted at once"},
-	}
-}
-
-// launchFrom picks the launcher and the nodes from the flags and the
+// launcherFrom picks the launcher and the nodes from the flags and the
 // environment, and says which it chose.
-func launchFrom(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
-	kind := c.String("launcher")
-	hosts := c.String("hosts")
+func launcherFrom(o *launchOptions, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
+	if o.HostsGiven && strings.TrimSpace(o.Hosts) == "" {
+		return nil, nil, usage.Errorf("--hosts is empty: name the nodes (a host file or a list such as node[1-4]), or leave --hosts out to run on this machine")
+	}
+	if o.RemoteBin != "" && !strings.HasPrefix(o.RemoteBin, "/") {
+		return nil, nil, flagError("remote-bin", o.RemoteBin, fmt.Errorf("must be an absolute path"))
+	}
+	adv, err := advertised(o.Listen)
+	if err != nil {
+		return nil, nil, flagError("listen", o.Listen, err)
+	}
+	kind := o.Launcher
 	switch kind {
 	case "auto":
 		switch {
-		case hosts != "":
+		case o.Hosts != "":
 			kind = "ssh"
 		case srunDetected():
 			kind = "srun"
@@ -48,16 +40,16 @@ func launchFrom(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []
 		}
 	case "local", "ssh", "srun":
 	default:
-		return nil, nil, usageError{msg: fmt.Sprintf("--launcher %q: must be auto, local, ssh or srun", kind)}
+		return nil, nil, usage.Errorf("--launcher %q: must be auto, local, ssh or srun", kind)
 	}
 	switch kind {
 	case "srun":
-		return srunLauncher(c, log)
+		return srunLauncher(o, adv, log)
 	case "ssh":
-		return sshLauncher(c, log)
+		return sshLauncher(o, adv, log)
 	}
-	if hosts != "" {
-		return nil, nil, usageError{msg: "--hosts given with --launcher local, which runs every rank on this machine; drop one of them"}
+	if o.Hosts != "" {
+		return nil, nil, usage.Errorf("--hosts given with --launcher local, which runs every rank on this machine; drop one of them")
 	}
 	self, err := selfbin.Self()
 	if err != nil {
@@ -67,26 +59,25 @@ func launchFrom(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []
 }
 
 // sshLauncher reads the host list and the SSH flags.
-func sshLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
-	spec := c.String("hosts")
-	if spec == "" {
-		return nil, nil, usageError{msg: "--launcher ssh needs --hosts (a host file or a list such as node[1-4])"}
+func sshLauncher(o *launchOptions, adv string, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
+	if o.Hosts == "" {
+		return nil, nil, usage.Errorf("--launcher ssh needs --hosts (a host file or a list such as node[1-4])")
 	}
-	entries, source, err := hostlist.Load(spec)
+	entries, source, err := hostlist.Load(o.Hosts)
 	if err != nil {
-		return nil, nil, flagError("hosts", spec, err)
+		return nil, nil, flagError("hosts", o.Hosts, err)
 	}
 	if len(entries) == 0 {
-		return nil, nil, flagError("hosts", spec, fmt.Errorf("%s names no host", source))
+		return nil, nil, flagError("hosts", o.Hosts, fmt.Errorf("%s names no node", source))
 	}
-	l, err := sshFromFlags(c, log)
+	l, err := sshFrom(o, adv, log)
 	if err != nil {
 		return nil, nil, err
 	}
 	return l, targetsFrom(entries, source, log), nil
 }
 
-func sshFromFlags(c *cli.Context, log *launcher.LineWriter) (*launcher.SSH, error) {
+func sshFrom(o *launchOptions, adv string, log *launcher.LineWriter) (*launcher.SSH, error) {
 	self, err := selfbin.Self()
 	if err != nil {
 		return nil, err
@@ -96,18 +87,18 @@ func sshFromFlags(c *cli.Context, log *launcher.LineWriter) (*launcher.SSH, erro
 		return nil, fmt.Errorf("SSH needs a home directory for ~/.ssh: %w", err)
 	}
 	l := &launcher.SSH{
-		Binary: self.Path, BinaryHash: self.Hash, RemoteBin: c.String("remote-bin"), User: c.String("ssh-user"),
+		Binary: self.Path, BinaryHash: self.Hash, RemoteBin: o.RemoteBin, User: o.SSHUser, Advertise: adv,
 		Home: home, LocalUser: localUser(), AgentSocket: os.Getenv("SSH_AUTH_SOCK"),
-		ConnectTimeout: c.Duration("connect-timeout"), Fanout: c.Int("ssh-fanout"), Log: log,
+		ConnectTimeout: o.ConnectTimeout, Fanout: o.SSHFanout, Log: log,
 		ConfigFiles: []string{filepath.Join(home, ".ssh", "config"), "/etc/ssh/ssh_config"},
 	}
-	if f := c.String("ssh-config"); f != "" {
+	if f := o.SSHConfig; f != "" {
 		if _, err := os.Stat(f); err != nil {
 			return nil, flagError("ssh-config", f, err)
 		}
 		l.ConfigFiles = []string{f}
 	}
-	if f := c.String("identity"); f != "" {
+	if f := o.Identity; f != "" {
 		if _, err := os.Stat(f); err != nil {
 			return nil, flagError("identity", f, err)
 		}
@@ -118,12 +109,6 @@ func sshFromFlags(c *cli.Context, log *launcher.LineWriter) (*launcher.SSH, erro
 	}
 	if l.Fanout < 1 {
 		return nil, flagError("ssh-fanout", fmt.Sprint(l.Fanout), fmt.Errorf("must be at least 1"))
-	}
-	if l.RemoteBin != "" && !strings.HasPrefix(l.RemoteBin, "/") {
-		return nil, flagError("remote-bin", l.RemoteBin, fmt.Errorf("must be an absolute path"))
-	}
-	if l.Advertise, err = advertised(c.String("listen")); err != nil {
-		return nil, flagError("listen", c.String("listen"), err)
 	}
 	return l, nil
 }
@@ -160,19 +145,18 @@ func targetsFrom(entries []hostlist.Entry, source string, log *launcher.LineWrit
 		}
 	}
 	if ignored != "" {
-		log.Printf("note: %s: the binary column (%s) is not ioswarm; ioswarm places its own binary on each host\n", source, ignored)
+		log.Printf("note: %s: the binary column (%s) is not ioswarm; ioswarm places its own binary on each node\n", source, ignored)
 	}
 	return targets
 }
 
 // iozoneClients is the line count of --hosts when it is an IOzone -+m
 // client file (IOzone runs one child per line), else 0.
-func iozoneClients(c *cli.Context) (int, string) {
-	spec := c.String("hosts")
-	if spec == "" {
+func iozoneClients(hosts string) (int, string) {
+	if hosts == "" {
 		return 0, ""
 	}
-	entries, source, err := hostlist.Load(spec)
+	entries, source, err := hostlist.Load(hosts)
 	if err != nil || !strings.HasPrefix(source, "iozone client file") {
 		return 0, ""
 	}

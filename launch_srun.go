@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"strings"
-
-	"github.com/urfave/cli/v2"
 
 	"ioswarm/hostlist"
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/selfbin"
 )
@@ -19,28 +16,20 @@ func srunDetected() bool { return launcher.InSlurmAllocation() }
 // srunLauncher starts one rank on each node of the Slurm allocation this
 // process runs in (SLURM_JOB_ID, SLURM_JOB_NODELIST), each as its own srun
 // step. Threads go round-robin over the nodes in SLURM_JOB_NODELIST order.
-func srunLauncher(c *cli.Context, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
-	if c.String("hosts") != "" {
-		return nil, nil, usageError{msg: "--hosts given with --launcher srun, which runs on the nodes of the Slurm " +
-			"allocation (SLURM_JOB_NODELIST); drop --hosts, or use --launcher ssh"}
+func srunLauncher(o *launchOptions, adv string, log *launcher.LineWriter) (launcher.Launcher, []launcher.Target, error) {
+	if o.Hosts != "" {
+		return nil, nil, usage.Errorf("--hosts given with --launcher srun, which runs on the nodes of the Slurm " +
+			"allocation (SLURM_JOB_NODELIST); drop --hosts, or use --launcher ssh")
 	}
 	alloc, err := launcher.AllocationFromEnv(os.Getenv)
 	if err != nil {
-		return nil, nil, usageError{msg: "--launcher srun: " + err.Error()}
+		return nil, nil, usage.Errorf("--launcher srun: %w", err)
 	}
 	self, err := selfbin.Self()
 	if err != nil {
 		return nil, nil, err
 	}
-	remote := c.String("remote-bin")
-	if remote != "" && !strings.HasPrefix(remote, "/") {
-		return nil, nil, flagError("remote-bin", remote, fmt.Errorf("must be an absolute path"))
-	}
-	adv, err := advertised(c.String("listen"))
-	if err != nil {
-		return nil, nil, flagError("listen", c.String("listen"), err)
-	}
-	l := &launcher.Srun{Binary: self.Path, BinaryHash: self.Hash, RemoteBin: remote, Advertise: adv, Alloc: alloc, Log: log}
+	l := &launcher.Srun{Binary: self.Path, BinaryHash: self.Hash, RemoteBin: o.RemoteBin, Advertise: adv, Alloc: alloc, Log: log}
 	log.Printf("srun: Slurm job %s, %d nodes: %s\n", alloc.JobID, len(alloc.Nodes), hostlist.Compress(alloc.Nodes))
 	return l, alloc.Targets(), nil
 }

@@ -25,7 +25,7 @@ func main() {
 		// it, not "context canceled".
 		cancel(fmt.Errorf("interrupted by %s", signalName(s)))
 	}()
-	err := newApp().RunContext(ctx, os.Args)
+	err := runApp(ctx, os.Args)
 	if err != nil && !errors.As(err, new(silentError)) {
 		fmt.Fprintf(os.Stderr, "ioswarm: %v\n", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/result"
 )
@@ -102,8 +103,8 @@ func TestResidencyWarnings(t *testing.T) {
 func TestSizeAutoSettlesTheJobsSizes(t *testing.T) {
 	var log strings.Builder
 	j := jobOn("node1", "node2", "node3")
-	j.o = Options{Threads: 3, Block: 16 << 20, RandBlock: 4096, TotalAuto: true, ServerCache: gib,
-		Log: launcher.NewLineWriter(&log)}
+	j.o = Workload{Threads: 3, Block: 16 << 20, RandBlock: 4096, TotalAuto: true, ServerCache: gib}
+	j.s.o.Log = launcher.NewLineWriter(&log)
 	j.res = &result.Job{}
 	j.clientCache, j.kernels = 10*gib, 3
 	if err := j.sizeAuto(); err != nil {
@@ -122,7 +123,7 @@ func TestSizeAutoSettlesTheJobsSizes(t *testing.T) {
 // --rand-time bounds random phases only, and only where it is shorter
 // than --stonewall.
 func TestRandTimeBoundsRandomPhases(t *testing.T) {
-	j := &job{o: Options{RandTime: 2 * time.Minute}}
+	j := &job{o: Workload{RandTime: 2 * time.Minute}}
 	if j.stonewall("write") != 0 || j.stonewall("randread") != 2*time.Minute || j.stonewall("randwrite") != 2*time.Minute {
 		t.Errorf("rand-time 2m: write %v randread %v", j.stonewall("write"), j.stonewall("randread"))
 	}
@@ -188,7 +189,7 @@ func TestFileLimit(t *testing.T) {
 			t.Fatalf("10 ranks under 200 fds: %v", err)
 		}
 		err := checkFileLimit(200)
-		if err == nil || !IsUsage(err) || !strings.Contains(err.Error(), "limit is 200") || !strings.Contains(err.Error(), "need about 864") {
+		if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "limit is 200") || !strings.Contains(err.Error(), "need about 864") {
 			t.Fatalf("200 ranks under 200 fds: %v", err)
 		}
 		return

@@ -22,7 +22,7 @@ import (
 // job is one run's state in the coordinator.
 type job struct {
 	s       *Session
-	o       Options
+	o       Workload
 	id      string
 	seed    uint64
 	threads [][]int // threads[rank]; ranks past the placement get none
@@ -46,27 +46,28 @@ type job struct {
 	release int64
 }
 
-// Run starts ranks, runs one job and stops them. It returns the result
-// also when the run fails, marked incomplete and holding only what was
-// measured.
-func Run(ctx context.Context, o Options) (*result.Job, error) {
-	s, err := Start(ctx, o, o.Threads)
+// Run starts ranks for w (as many as its threads need), runs it and
+// stops them. It returns the result also when the run fails, marked
+// incomplete and holding only what was measured.
+func Run(ctx context.Context, l Launch, w Workload) (*result.Job, error) {
+	l.Threads = w.Threads
+	s, err := Start(ctx, l)
 	if err != nil {
 		// Ranks that never all joined still leave a result file to read
 		// the error from, as every failed run does.
-		return notStarted(o, err), err
+		return notStarted(l, w, err), err
 	}
-	res, err := s.Run(ctx, o)
+	res, err := s.Run(ctx, w)
 	s.Close(err)
 	return res, err
 }
 
 // notStarted is the result of a job whose ranks could not be started or
 // did not all join: its configuration and the error, no phase.
-func notStarted(o Options, err error) *result.Job {
+func notStarted(l Launch, o Workload, err error) *result.Job {
 	name := "local"
-	if o.Launcher != nil {
-		name = o.Launcher.Name()
+	if l.Launcher != nil {
+		name = l.Launcher.Name()
 	}
 	return &result.Job{
 		Version: o.Version, CommandLine: o.CommandLine, Label: o.Label,
@@ -78,11 +79,11 @@ func notStarted(o Options, err error) *result.Job {
 	}
 }
 
-// Run runs one job on the session's ranks. o's workload fields are used;
-// its launch fields were used by Start. A failure ends the session's
-// usefulness: the caller closes it with the error.
-func (s *Session) Run(ctx context.Context, o Options) (*result.Job, error) {
-	j, err := s.newJob(o)
+// Run runs one job on the session's ranks: on the first w.Threads of
+// them, or all when it has more threads than ranks. A failure ends the
+// session's usefulness: the caller closes it with the error.
+func (s *Session) Run(ctx context.Context, w Workload) (*result.Job, error) {
+	j, err := s.newJob(w)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func (s *Session) Run(ctx context.Context, o Options) (*result.Job, error) {
 	return j.res, nil
 }
 
-func (s *Session) newJob(o Options) (*job, error) {
+func (s *Session) newJob(o Workload) (*job, error) {
 	random := make([]byte, 6+8)
 	if _, err := rand.Read(random); err != nil {
 		return nil, fmt.Errorf("job id: %w", err)
@@ -123,12 +124,18 @@ func (s *Session) newJob(o Options) (*job, error) {
 			threadHost[t] = hosts[r]
 		}
 	}
-	j := &job{s: s, o: o, sources: sources, shift: shift, threadHost: threadHost, id: hex.EncodeToString(random[:6]), seed: binary.LittleEndian.Uint64(random[6:]),
+	id := hex.EncodeToString(random[:6])
+	if s.current == nil {
+		// The first job takes the session's id, so the ranks' --job (what
+		// ps shows on a node) names its directory, ioswarm-<id>.
+		id = s.id
+	}
+	j := &job{s: s, o: o, sources: sources, shift: shift, threadHost: threadHost, id: id, seed: binary.LittleEndian.Uint64(random[6:]),
 		threads: make([][]int, len(s.targets)), dropper: make([]bool, len(s.targets)), members: s.members}
 	copy(j.threads, pl.threads)
 	copy(j.dropper, pl.dropper)
 	j.res = &result.Job{
-		Version: o.Version, JobID: j.id, CommandLine: o.CommandLine, Label: o.Label,
+		Version: o.Version, JobID: j.id, SessionID: s.id, CommandLine: o.CommandLine, Label: o.Label,
 		StartedAt: time.Now().Format(time.RFC3339), Launcher: s.o.Launcher.Name(),
 		Config: result.Config{
 			Threads: o.Threads, BlockSize: o.Block, RandBlockSize: o.RandBlock, FileSize: o.FileSize,
@@ -222,7 +229,7 @@ func (j *job) setup(ctx context.Context) error {
 		// them with its seed.
 		j.filesOf, j.seed = m.JobID, m.Seed
 		j.res.Config.ReusedJob = m.JobID
-		j.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
+		j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}
 	replies, err := j.s.coord.Call(ctx, wire.KindSetup, func(r int) any {
 		t := j.s.targets[r]
@@ -254,7 +261,7 @@ func (j *job) setup(ctx context.Context) error {
 		m, f := j.members[r], facts[r]
 		j.res.Hosts = append(j.res.Hosts, result.Host{
 			Host: t.Host, Rank: r, Threads: len(j.threads[r]), Kernel: s.Kernel, Arch: s.Arch,
-			FSType: s.FSType, ClockOffsetNS: m.ClockOffset, ClockErrorNS: m.ClockError,
+			FSType: s.FSType, Dir: j.dirOf(t), AbsDir: f.AbsDir, ClockOffsetNS: m.ClockOffset, ClockErrorNS: m.ClockError,
 			MemTotal: f.MemTotal, CacheBytes: f.CacheBytes, CacheNotes: f.CacheNotes, BootID: f.BootID,
 			MountPoint: f.MountPoint, FSSource: f.FSSource, MountOptions: f.MountOptions,
 			FSBlockSize: f.BlockSize, Stripe: f.Stripe,
@@ -283,7 +290,7 @@ func (j *job) sizeAuto() error {
 		return err
 	}
 	j.res.Config.Total, j.res.Config.FileSize = j.o.Total, j.o.FileSize
-	j.o.Log.Printf("--total auto: %s, that is --total %s (2 × (clients %s on %d node(s) + servers %s), in whole records)\n",
+	j.s.o.Log.Printf("--total auto: %s, that is --total %s (2 × (clients %s on %d node(s) + servers %s), in whole records)\n",
 		units.FormatBytes(total), units.FormatSize(total), units.FormatBytes(j.clientCache), j.kernels, units.FormatBytes(j.o.ServerCache))
 	return nil
 }
@@ -301,5 +308,5 @@ func (j *job) rankJob() wire.Job {
 
 func (j *job) warn(msg string) {
 	j.res.Warnings = append(j.res.Warnings, msg)
-	j.o.Log.Printf("warning: %s\n", msg)
+	j.s.o.Log.Printf("warning: %s\n", msg)
 }

@@ -12,10 +12,10 @@ import (
 func isMD(name string) bool { return wire.Phase(name).IsMeta() }
 
 // hasMD says whether the job runs a metadata phase.
-func (o *Options) hasMD() bool { return slices.ContainsFunc(o.Phases, isMD) }
+func (o *Workload) hasMD() bool { return slices.ContainsFunc(o.Phases, isMD) }
 
 // sharedOnly is v for a shared layout, empty (not recorded) otherwise.
-func (o *Options) sharedOnly(v string) string {
+func (o *Workload) sharedOnly(v string) string {
 	if o.Layout != wire.LayoutShared {
 		return ""
 	}
@@ -23,7 +23,7 @@ func (o *Options) sharedOnly(v string) string {
 }
 
 // onlyMD says whether every phase is a metadata phase: no data file.
-func (o *Options) onlyMD() bool {
+func (o *Workload) onlyMD() bool {
 	return len(o.Phases) > 0 && !slices.ContainsFunc(o.Phases, func(p string) bool { return !isMD(p) })
 }
 
@@ -31,7 +31,7 @@ func (o *Options) onlyMD() bool {
 // --total and --file-size shape nothing, so they are not checked, and the
 // result says total 0. (A rank still gets a nominal file size of one
 // record, which it never uses.)
-func (o *Options) noDataSizes() {
+func (o *Workload) noDataSizes() {
 	if o.Block <= 0 {
 		o.Block = 16 << 20
 	}
@@ -43,7 +43,7 @@ func (o *Options) noDataSizes() {
 
 // validateLayout checks --layout, --pattern and --rand-scope; empty
 // values (options built in Go) are the defaults.
-func (o *Options) validateLayout() error {
+func (o *Workload) validateLayout() error {
 	if o.Layout == "" {
 		o.Layout = wire.LayoutPerThread
 	}
@@ -93,7 +93,7 @@ func (o *Options) validateLayout() error {
 const maxFilesPerThread = 100_000_000
 
 // validateMD checks --files-per-thread, --md-dir and --md-size.
-func (o *Options) validateMD() error {
+func (o *Workload) validateMD() error {
 	if o.MDDir == "" {
 		o.MDDir = wire.MDDirPerThread
 	}

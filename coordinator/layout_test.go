@@ -4,49 +4,50 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/internal/usage"
 	"ioswarm/wire"
 )
 
 // Layout and metadata options are checked before anything starts; each
 // refusal is a usage error naming the flag and the value.
 func TestLayoutAndMetadataValidation(t *testing.T) {
-	base := func() Options {
-		return Options{Dir: t.TempDir(), Threads: 3, Total: 3 << 20, Block: 1 << 20, RandBlock: 4096,
-			Phases: []string{"write", "read"}, DropCaches: "auto", Iterations: 1, LocalRanks: 1}
+	base := func() Workload {
+		return Workload{Dir: t.TempDir(), Threads: 3, Total: 3 << 20, Block: 1 << 20, RandBlock: 4096,
+			Phases: []string{"write", "read"}, DropCaches: "auto", Iterations: 1}
 	}
 	for _, c := range []struct {
 		want string
-		set  func(o *Options)
+		set  func(o *Workload)
 	}{
-		{`--layout "n-1"`, func(o *Options) { o.Layout = "n-1" }},
-		{`--pattern "round"`, func(o *Options) { o.Layout, o.Pattern = wire.LayoutShared, "round" }},
-		{"--pattern strided: needs --layout shared", func(o *Options) { o.Pattern = wire.PatternStrided }},
-		{"--rand-scope file: needs --layout shared", func(o *Options) { o.RandScope = wire.ScopeFile }},
-		{"--block 6KiB is not a multiple of --rand-block 4KiB", func(o *Options) {
+		{`--layout "n-1"`, func(o *Workload) { o.Layout = "n-1" }},
+		{`--pattern "round"`, func(o *Workload) { o.Layout, o.Pattern = wire.LayoutShared, "round" }},
+		{"--pattern strided: needs --layout shared", func(o *Workload) { o.Pattern = wire.PatternStrided }},
+		{"--rand-scope file: needs --layout shared", func(o *Workload) { o.RandScope = wire.ScopeFile }},
+		{"--block 6KiB is not a multiple of --rand-block 4KiB", func(o *Workload) {
 			o.Layout, o.Pattern, o.Block, o.Total, o.Phases = wire.LayoutShared, wire.PatternStrided, 6144, 3*6144*2, []string{"randread"}
 			o.RandBlock = 4096
 			o.Total = 3 * 12288
 		}},
-		{"--files-per-thread 0", func(o *Options) { o.Phases = []string{"mdcreate"} }},
-		{`--md-dir "flat"`, func(o *Options) { o.MDDir = "flat" }},
-		{"--md-size -1", func(o *Options) { o.MDSize = -1 }},
-		{"--engine io_uring: the metadata phases (mdstat)", func(o *Options) {
+		{"--files-per-thread 0", func(o *Workload) { o.Phases = []string{"mdcreate"} }},
+		{`--md-dir "flat"`, func(o *Workload) { o.MDDir = "flat" }},
+		{"--md-size -1", func(o *Workload) { o.MDSize = -1 }},
+		{"--engine io_uring: the metadata phases (mdstat)", func(o *Workload) {
 			o.Phases, o.FilesPerThread, o.Engine, o.IODepth = []string{"write", "mdstat"}, 10, "io_uring", 4
 		}},
-		{"--reuse: the metadata phases (mdread)", func(o *Options) {
+		{"--reuse: the metadata phases (mdread)", func(o *Workload) {
 			o.Phases, o.FilesPerThread, o.Reuse = []string{"mdread"}, 10, "latest"
 		}},
 	} {
 		o := base()
 		c.set(&o)
-		err := o.Validate()
-		if !IsUsage(err) || !strings.Contains(err.Error(), c.want) {
+		err := o.Validate(localLaunch)
+		if !usage.Is(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("want a usage error with %q, got %v", c.want, err)
 		}
 	}
 	o := base()
 	o.Layout, o.Pattern, o.Phases, o.FilesPerThread = wire.LayoutShared, wire.PatternStrided, []string{"write", "mdcreate", "mddelete"}, 5
-	if err := o.Validate(); err != nil || o.RandScope != wire.ScopeSegment || o.MDDir != wire.MDDirPerThread {
+	if err := o.Validate(localLaunch); err != nil || o.RandScope != wire.ScopeSegment || o.MDDir != wire.MDDirPerThread {
 		t.Errorf("valid shared strided job with metadata: %v (scope %q, md dir %q)", err, o.RandScope, o.MDDir)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/nodefacts"
 	"ioswarm/result"
@@ -11,7 +12,7 @@ import (
 
 func jobOn(names ...string) *job {
 	s := &Session{targets: hosts(names...)}
-	j := &job{s: s, o: Options{Dir: "/mnt/gv0/bench"}, threads: make([][]int, len(names))}
+	j := &job{s: s, o: Workload{Dir: "/mnt/gv0/bench"}, threads: make([][]int, len(names))}
 	for r := range names {
 		j.threads[r] = []int{r}
 	}
@@ -24,7 +25,7 @@ func TestSameFilesystemNamesTheOddNode(t *testing.T) {
 	j := jobOn("node1", "node2", "node3", "node4")
 	facts := []nodefacts.Facts{gluster, gluster, local, gluster}
 	err := j.sameFilesystem(facts)
-	if err == nil || !IsUsage(err) {
+	if err == nil || !usage.Is(err) {
 		t.Fatalf("a node on ext4 among gluster clients: %v, want a usage error", err)
 	}
 	for _, want := range []string{"host node3 rank 2", "ext4 (/dev/vda1)", "fuse.glusterfs (nodeS:/gv0)", "same filesystem", "--allow-mixed-fs"} {
@@ -70,7 +71,7 @@ func TestMixedFilesystemsKeepReadsLocal(t *testing.T) {
 	facts := []nodefacts.Facts{gluster, local}
 	var log strings.Builder
 	j := jobOn("node1", "node2")
-	j.o.AllowMixedFS, j.o.ReadShift, j.o.Log = true, ReadShiftAuto, launcher.NewLineWriter(&log)
+	j.o.AllowMixedFS, j.o.ReadShift, j.s.o.Log = true, ReadShiftAuto, launcher.NewLineWriter(&log)
 	j.res = &result.Job{Config: result.Config{ReadShift: 1}}
 	j.shift, j.sources = 1, []int{1, 0}
 	if err := j.sameFilesystem(facts); err != nil {
@@ -80,7 +81,7 @@ func TestMixedFilesystemsKeepReadsLocal(t *testing.T) {
 		t.Errorf("auto over mixed filesystems: shift %d sources %v config %d log %q", j.shift, j.sources, j.res.Config.ReadShift, log.String())
 	}
 	j.o.ReadShift, j.shift = 1, 1
-	if err := j.sameFilesystem(facts); err == nil || !IsUsage(err) {
+	if err := j.sameFilesystem(facts); err == nil || !usage.Is(err) {
 		t.Errorf("--read-shift 1 over mixed filesystems: %v", err)
 	}
 }

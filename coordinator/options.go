@@ -11,12 +11,53 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/units"
 )
 
-// Options is one job as the user asked for it, with sizes already parsed.
-type Options struct {
+// Launch says where the ranks run and how they are reached: what Start
+// needs, and all it needs. A session keeps its Launch for every job it runs.
+type Launch struct {
+	Launcher launcher.Launcher
+	Targets  []launcher.Target // nodes, in host order; empty for local runs
+	// LocalRanks is how many ranks run on this machine when Targets is
+	// empty.
+	LocalRanks int
+	// Threads is the most threads any job of the session runs. No more
+	// ranks start than that (see place): a rank without threads would
+	// only idle. 0 starts one rank per target.
+	Threads int
+	// Where the coordinator listens ("" = loopback for local runs, all
+	// interfaces otherwise).
+	Listen           string
+	HeartbeatTimeout time.Duration
+	Log              *launcher.LineWriter // rank logs and warnings
+}
+
+// local reports whether the ranks run on this machine.
+func (l *Launch) local() bool { return len(l.Targets) == 0 }
+
+// Validate checks the launch before anything starts.
+func (l *Launch) Validate() error {
+	if l.local() && l.LocalRanks < 1 {
+		return usagef("--local-ranks %d: must be at least 1", l.LocalRanks)
+	}
+	if l.HeartbeatTimeout <= 0 {
+		return usagef("--heartbeat-timeout %q: must be positive", l.HeartbeatTimeout.String())
+	}
+	for _, t := range l.Targets {
+		// As a workload's --dir (see Workload.Validate).
+		if !utf8.ValidString(t.Dir) {
+			return usagef("node %s: dir=%q is not valid UTF-8; ioswarm needs a directory name it can pass to every node unchanged", t.Host, t.Dir)
+		}
+	}
+	return nil
+}
+
+// Workload is one job as the user asked for it, with sizes already
+// parsed: what runs, whichever ranks run it.
+type Workload struct {
 	Dir     string
 	Threads int
 	// ThreadsFrom says where Threads came from when the user did not give
@@ -36,8 +77,7 @@ type Options struct {
 	Stonewall   time.Duration
 	// RandTime bounds the timed part of random phases (0: none), so that
 	// a random phase over a large aggregate cannot run for hours unasked.
-	RandTime   time.Duration
-	LocalRanks int
+	RandTime time.Duration
 	// ReadShift rotates the read phases' files this many nodes along
 	// (ReadShiftAuto: one node when there are two or more).
 	ReadShift int
@@ -69,44 +109,27 @@ type Options struct {
 	MDDir          string
 	MDSize         int64
 
-	Targets  []launcher.Target // nodes, in host order; empty for local runs
-	Launcher launcher.Launcher
-	// Where the coordinator listens ("" = loopback for local runs, all
-	// interfaces otherwise).
-	Listen string
-
-	HeartbeatTimeout time.Duration
-	Version          string
-	CommandLine      string
-	Label            string
-	Log              *launcher.LineWriter // rank logs and warnings
-	Progress         Progress             // nil = no live progress
+	Version     string
+	CommandLine string
+	Label       string
+	Progress    Progress // nil = no live progress
 }
 
-// UsageError is a problem with what the user asked for: printed as one
-// line, exit code 2, nothing started.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
-
-func usagef(format string, args ...any) error {
-	return &UsageError{Msg: fmt.Sprintf(format, args...)}
-}
-
-// IsUsage reports whether err is a usage error.
-func IsUsage(err error) bool {
-	var u *UsageError
-	return errors.As(err, &u)
-}
+// usagef is a problem with what the user asked for (see package usage).
+func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // Phase names, in the order users usually want them. rewrite and reread
 // are IOzone's second passes: the same records over the existing files.
 var knownPhases = []string{"write", "rewrite", "read", "reread", "randwrite", "randread",
 	"mdcreate", "mdstat", "mdread", "mddelete"}
 
-// Validate checks everything that can be checked before anything starts and
-// settles FileSize and Total.
-func (o *Options) Validate() error {
+// Validate checks everything that can be checked before anything starts
+// and settles FileSize and Total. on is where the job will run: its launch
+// is checked too, and a local run's --dir is checked here.
+func (o *Workload) Validate(on Launch) error {
+	if err := on.Validate(); err != nil {
+		return err
+	}
 	if o.Threads <= 0 {
 		return usagef("--threads %d: must be at least 1", o.Threads)
 	}
@@ -137,8 +160,10 @@ func (o *Options) Validate() error {
 	if err := o.validateReuse(); err != nil {
 		return err
 	}
-	if err := o.validatePaths(); err != nil {
-		return err
+	// Requests travel as JSON, where bytes that are not UTF-8 become
+	// U+FFFD: the rank would look for (or, worse, find) another directory.
+	if !utf8.ValidString(o.Dir) {
+		return usagef("--dir %q: not valid UTF-8; ioswarm needs a directory name it can pass to every node unchanged", o.Dir)
 	}
 	if err := o.validateEngine(); err != nil {
 		return err
@@ -154,7 +179,7 @@ func (o *Options) Validate() error {
 	default:
 		return usagef("--drop-caches %q: must be auto, on or off", o.DropCaches)
 	}
-	if o.DropCaches == "on" && os.Geteuid() != 0 && len(o.Targets) == 0 {
+	if o.DropCaches == "on" && os.Geteuid() != 0 && on.local() {
 		return usagef("--drop-caches on: dropping the page cache needs root (use auto to fall back to posix_fadvise)")
 	}
 	if o.Iterations < 1 {
@@ -166,16 +191,13 @@ func (o *Options) Validate() error {
 	if o.Stonewall < 0 {
 		return usagef("--stonewall %s: must not be negative", o.Stonewall)
 	}
-	if o.LocalRanks < 1 {
-		return usagef("--local-ranks %d: must be at least 1", o.LocalRanks)
-	}
-	if len(o.Targets) == 0 {
+	if on.local() {
 		return checkLocalDir(o.Dir)
 	}
 	return nil
 }
 
-func (o *Options) validateSizes() error {
+func (o *Workload) validateSizes() error {
 	if o.Block <= 0 {
 		return usagef("--block: must be positive")
 	}
@@ -198,14 +220,15 @@ func (o *Options) validateSizes() error {
 }
 
 // validateAggregate settles FileSize and Total from whichever was given.
-func (o *Options) validateAggregate() error {
+func (o *Workload) validateAggregate() error {
 	if o.FileSize == 0 {
 		if o.Total <= 0 {
 			return usagef("--total: must be positive")
 		}
 		per := o.Total / int64(o.Threads)
 		if per < o.Block {
-			return usagef("--total %s is smaller than --threads %d × --block %s", units.FormatSize(o.Total), o.Threads, units.FormatSize(o.Block))
+			return usagef("--total %s is smaller than --threads %d × --block %s; %s", units.FormatSize(o.Total), o.Threads,
+				units.FormatSize(o.Block), o.tooSmallHint())
 		}
 		if o.Total%int64(o.Threads) != 0 || per%o.Block != 0 {
 			lo := per / o.Block * o.Block * int64(o.Threads)
@@ -233,7 +256,19 @@ func (o *Options) validateAggregate() error {
 	return nil
 }
 
-func (o *Options) needsRand() bool {
+// tooSmallHint proposes what fits when --total cannot give every thread a
+// whole record: the total that does, and the most threads it can hold.
+func (o *Workload) tooSmallHint() string {
+	hint := "use --total " + units.FormatSize(o.Block*int64(o.Threads)) + " or more"
+	for t := o.Total / o.Block; t >= 1; t-- {
+		if o.Total%t == 0 && (o.Total/t)%o.Block == 0 {
+			return fmt.Sprintf("%s, or --threads %d or fewer", hint, t)
+		}
+	}
+	return hint
+}
+
+func (o *Workload) needsRand() bool {
 	return slices.Contains(o.Phases, "randwrite") || slices.Contains(o.Phases, "randread")
 }
 
@@ -242,9 +277,9 @@ func (o *Options) needsRand() bool {
 const maxIODepth = 4096
 
 // validateEngine checks --engine and --iodepth; an empty engine is sync.
-func (o *Options) validateEngine() error {
+func (o *Workload) validateEngine() error {
 	if o.Engine == "" && o.IODepth == 0 {
-		// Options built in Go rather than from flags.
+		// A workload built in Go rather than from flags.
 		o.Engine, o.IODepth = "sync", 1
 	}
 	switch {
@@ -257,21 +292,6 @@ func (o *Options) validateEngine() error {
 		return usagef("--iodepth %d: must be 1 to %d", o.IODepth, maxIODepth)
 	case o.Engine == "sync" && o.IODepth > 1:
 		return usagef("--iodepth %d needs --engine io_uring (the sync engine has one operation in flight per thread)", o.IODepth)
-	}
-	return nil
-}
-
-// validatePaths refuses directory names that cannot reach a rank intact:
-// requests travel as JSON, where bytes that are not UTF-8 become U+FFFD,
-// so the rank would look for (or, worse, find) another directory.
-func (o *Options) validatePaths() error {
-	if !utf8.ValidString(o.Dir) {
-		return usagef("--dir %q: not valid UTF-8; ioswarm needs a directory name it can pass to every node unchanged", o.Dir)
-	}
-	for _, t := range o.Targets {
-		if !utf8.ValidString(t.Dir) {
-			return usagef("host %s: dir=%q is not valid UTF-8; ioswarm needs a directory name it can pass to every node unchanged", t.Host, t.Dir)
-		}
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package coordinator
 
-import "ioswarm/launcher"
+import (
+	"slices"
+
+	"ioswarm/launcher"
+)
 
 // placement says which rank runs which global thread: thread i runs on rank
 // i mod R, as IOzone's threadlist places threads round-robin over its
@@ -14,9 +18,12 @@ type placement struct {
 	dropper []bool
 }
 
+// This is the one place the rank cap is applied: Start starts the ranks
+// of the placement of a session's largest job, and each job places its
+// threads on those. The targets are copied, never changed in place.
 func place(threads int, targets []launcher.Target) placement {
 	ranks := min(len(targets), threads)
-	p := placement{targets: targets[:ranks], threads: make([][]int, ranks), dropper: make([]bool, ranks)}
+	p := placement{targets: slices.Clone(targets[:ranks]), threads: make([][]int, ranks), dropper: make([]bool, ranks)}
 	for t := 0; t < threads; t++ {
 		p.threads[t%ranks] = append(p.threads[t%ranks], t)
 	}

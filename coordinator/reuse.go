@@ -30,7 +30,7 @@ func readOnlyPhases() []string {
 // validateReuse checks --reuse: a job id, a job directory
 // (<dir>/ioswarm-<id>, which also sets --dir) or "latest", and phases
 // that only read.
-func (o *Options) validateReuse() error {
+func (o *Workload) validateReuse() error {
 	if o.Reuse == "" {
 		return nil
 	}

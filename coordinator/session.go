@@ -23,7 +23,7 @@ import (
 // Session is a set of rank processes, started and joined once, that runs
 // one job or several (the points of a sweep) before it is closed.
 type Session struct {
-	o       Options
+	o       Launch
 	id      string // names the session in the handshake
 	secret  []byte
 	targets []launcher.Target // one per rank
@@ -38,10 +38,13 @@ type Session struct {
 	current *job          // the job running now, for cleanup after a failure
 }
 
-// Start launches one rank per target, at most maxThreads of them (a rank
-// without threads would only idle), and waits until every rank has joined.
-// With no targets, o.LocalRanks ranks run on this machine.
-func Start(ctx context.Context, o Options, maxThreads int) (*Session, error) {
+// Start launches one rank per target, at most l.Threads of them, and
+// waits until every rank has joined. With no targets, l.LocalRanks ranks
+// run on this machine. l's slices are not changed.
+func Start(ctx context.Context, l Launch) (*Session, error) {
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
 	random := make([]byte, 6+32)
 	if _, err := rand.Read(random); err != nil {
 		return nil, fmt.Errorf("job secret: %w", err)
@@ -50,19 +53,20 @@ func Start(ctx context.Context, o Options, maxThreads int) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	targets := o.Targets
-	if len(targets) == 0 {
+	targets := l.Targets
+	if l.local() {
 		host, _ := os.Hostname()
-		targets = localTargets(o.LocalRanks, host)
+		targets = localTargets(l.LocalRanks, host)
 	}
-	targets = targets[:min(len(targets), maxThreads)]
+	threads := l.Threads
+	if threads <= 0 {
+		threads = len(targets)
+	}
+	targets = place(threads, targets).targets
 	if err := checkFileLimit(len(targets)); err != nil {
 		return nil, err
 	}
-	for r := range targets {
-		targets[r].Rank = r
-	}
-	s := &Session{o: o, id: hex.EncodeToString(random[:6]), secret: random[6:], targets: targets,
+	s := &Session{o: l, id: hex.EncodeToString(random[:6]), secret: random[6:], targets: targets,
 		failed: make(chan struct{})}
 	if err := s.start(ctx, self.Hash); err != nil {
 		err = s.explain(err)

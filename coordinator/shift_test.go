@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ioswarm/internal/usage"
 )
 
 // placed places threads round-robin over the named nodes, as a job does,
@@ -55,7 +57,7 @@ func TestReadSourcesTable(t *testing.T) {
 		src, used, note, err := readSources(ranks, hs, c.shift)
 		name := strings.Join(c.nodes, ",")
 		if c.errHas != "" {
-			if err == nil || !strings.Contains(err.Error(), c.errHas) || !IsUsage(err) {
+			if err == nil || !strings.Contains(err.Error(), c.errHas) || !usage.Is(err) {
 				t.Errorf("%d threads on %s shift %d: err %v, want a usage error with %q", c.threads, name, c.shift, err, c.errHas)
 			}
 			continue

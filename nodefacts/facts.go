@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -30,7 +31,8 @@ type Facts struct {
 	MountOptions string   `json:"mount_options"`
 	ReadOnly     bool     `json:"read_only,omitempty"`
 	BlockSize    int64    `json:"fs_block_size"`
-	Stripe       string   `json:"stripe,omitempty"` // Lustre: lfs getstripe -d of the directory
+	Stripe       string   `json:"stripe,omitempty"`  // Lustre: lfs getstripe -d of the directory
+	AbsDir       string   `json:"abs_dir,omitempty"` // the benchmark directory as an absolute path
 }
 
 // toolTimeout bounds each filesystem tool run: a hung lctl or mmlsconfig
@@ -46,6 +48,9 @@ func Gather(ctx context.Context, dir string) Facts {
 	}
 	if data, err := os.ReadFile("/proc/sys/kernel/random/boot_id"); err == nil {
 		f.BootID = strings.TrimSpace(string(data))
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		f.AbsDir = abs
 	}
 	m := mounts.At(dir)
 	f.MountPoint, f.FSType, f.FSSource, f.MountOptions, f.ReadOnly = m.Point, m.Type, m.Source, m.Options, m.ReadOnly()

@@ -96,11 +96,11 @@ func TestTableShowsProblemsAndNotes(t *testing.T) {
 		"n1    ok      root  x86_64   6.1     ext4  40.0 GiB  24.0 GiB  yes       yes          yes       -0.012 ms ±0.045 ms",
 		"n2    FAILED  -     -        -       -     -         -         -         -            -         -",
 		"n3    ok      u     aarch64  5.14    gpfs  1.50 TiB  -         yes       no           no        -",
-		"filesystem: ext4 (/dev/vda1) at / (block 4.00 KiB, options rw;rw) on 1 host(s)",
+		"filesystem: ext4 (/dev/vda1) at / (block 4.00 KiB, options rw;rw) on 1 node(s)",
 		"memory: the clients can cache 24.0 GiB between them (1 kernel(s))",
 		"n2: connect to 10.0.0.2:22: no answer within 3s (--connect-timeout)",
 		"n3: note: the page cache cannot be dropped",
-		"1 of 3 hosts failed",
+		"1 of 3 nodes failed",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)

@@ -15,7 +15,7 @@ import (
 // node, then a summary line.
 func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "HOST\tSTATUS\tUSER\tARCH\tKERNEL\tFS\tFREE\tMEMORY\tWRITABLE\tDROP CACHES\tIO_URING\tWALL CLOCK OFFSET")
+	fmt.Fprintln(tw, "NODE\tSTATUS\tUSER\tARCH\tKERNEL\tFS\tFREE\tMEMORY\tWRITABLE\tDROP CACHES\tIO_URING\tWALL CLOCK OFFSET")
 	for _, r := range results {
 		fmt.Fprintln(tw, strings.Join(row(r), "\t"))
 	}
@@ -39,11 +39,11 @@ func WriteTable(w io.Writer, results []Result) error {
 	var err error
 	switch {
 	case failed > 0:
-		_, err = fmt.Fprintf(w, "%d of %d hosts failed\n", failed, len(results))
+		_, err = fmt.Fprintf(w, "%d of %d nodes failed\n", failed, len(results))
 	case len(results) == 1:
-		_, err = fmt.Fprintln(w, "the host is ready")
+		_, err = fmt.Fprintln(w, "the node is ready")
 	default:
-		_, err = fmt.Fprintf(w, "all %d hosts ready\n", len(results))
+		_, err = fmt.Fprintf(w, "all %d nodes ready\n", len(results))
 	}
 	return err
 }
@@ -88,7 +88,7 @@ func writeFilesystems(w io.Writer, results []Result) {
 		count[line]++
 	}
 	for _, l := range order {
-		fmt.Fprintf(w, "filesystem: %s on %d host(s)\n", l, count[l])
+		fmt.Fprintf(w, "filesystem: %s on %d node(s)\n", l, count[l])
 	}
 }
 

@@ -9,8 +9,12 @@ package result
 
 // Job is one run: configuration, hosts and every phase with its thread records.
 type Job struct {
-	Version     string   `json:"ioswarm_version"`
-	JobID       string   `json:"job_id"`
+	Version string `json:"ioswarm_version"`
+	JobID   string `json:"job_id"` // names the job directory, <dir>/ioswarm-<job_id>
+	// SessionID is the id the rank processes were started with (their
+	// --job): the first job of a session has the same id, the later
+	// points of a sweep their own.
+	SessionID   string   `json:"session_id,omitempty"`
 	CommandLine string   `json:"command_line"`
 	StartedAt   string   `json:"started_at"` // RFC 3339
 	Launcher    string   `json:"launcher"`   // "local", "ssh" or "srun"
@@ -86,12 +90,17 @@ type Config struct {
 
 // Host is one rank's node.
 type Host struct {
-	Host          string `json:"host"`
-	Rank          int    `json:"rank"`
-	Threads       int    `json:"threads"`
-	Kernel        string `json:"kernel"`
-	Arch          string `json:"arch"`
-	FSType        string `json:"fs_type"`
+	Host    string `json:"host"`
+	Rank    int    `json:"rank"`
+	Threads int    `json:"threads"`
+	Kernel  string `json:"kernel"`
+	Arch    string `json:"arch"`
+	FSType  string `json:"fs_type"`
+	// Dir is the benchmark directory on this node as given (--dir or the
+	// host file's dir=); AbsDir is the absolute path the node resolved
+	// it to (a relative dir is relative to where the rank started).
+	Dir           string `json:"dir,omitempty"`
+	AbsDir        string `json:"abs_dir,omitempty"`
 	ClockOffsetNS int64  `json:"clock_offset_ns"` // rank clock − coordinator clock
 	ClockErrorNS  int64  `json:"clock_error_ns"`  // bound on |offset error| (half the best round trip)
 	// What the node said of its memory and of the filesystem under --dir.

@@ -94,9 +94,9 @@ func (s *Sweep) Describe() string {
 	if len(s.Points) == 0 {
 		return s.BlockText() + ", " + s.SizeText()
 	}
-	hosts := "1 host"
+	nodes := "1 node"
 	if n := s.Hosts(); n != 1 {
-		hosts = fmt.Sprintf("%d hosts", n)
+		nodes = fmt.Sprintf("%d nodes", n)
 	}
-	return fmt.Sprintf("%s, %s, %s, %s", s.BlockText(), s.SizeText(), hosts, s.FSTypes())
+	return fmt.Sprintf("%s, %s, %s, %s", s.BlockText(), s.SizeText(), nodes, s.FSTypes())
 }

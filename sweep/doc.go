@@ -5,6 +5,6 @@
 //
 // It is the one part of the studies that runs the engine, kept apart so
 // that the offline tools (plot, compare, chart) link none of it. It
-// imports the standard library and ioswarm/coordinator, result and study
-// (internal/importrules checks it).
+// imports the standard library and ioswarm/coordinator, internal/usage,
+// result and study (internal/importrules checks it).
 package sweep

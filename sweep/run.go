@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 	"ioswarm/result"
 	"ioswarm/study"
 )
@@ -14,13 +15,16 @@ type Plan struct {
 	// Base is the parsed options of every point; Threads is set per
 	// point. With Total set the aggregate stays fixed and is divided
 	// among each point's threads; with FileSize each thread's file does.
-	Base    coordinator.Options
+	Base    coordinator.Workload
 	Threads []int
+	// Launch says where the ranks run; they start once, for the largest
+	// point.
+	Launch coordinator.Launch
 	// Depths, when set, are the queue depths each thread count runs at
 	// (--engine io_uring): the points are every thread count × every depth.
 	Depths []int
 	// Before, when set, is called as each point starts with its options.
-	Before func(o coordinator.Options)
+	Before func(o coordinator.Workload)
 	// After, when set, is called with each point's result as soon as it
 	// is in, an incomplete one included; an error stops the sweep.
 	After func(job *result.Job) error
@@ -30,19 +34,19 @@ type Plan struct {
 // validated on its own copy of the base options before anything starts,
 // so a point that cannot run (a total that does not divide among its
 // threads) fails the sweep at once, naming the point.
-func Points(base coordinator.Options, threads, depths []int) ([]coordinator.Options, error) {
+func Points(base coordinator.Workload, on coordinator.Launch, threads, depths []int) ([]coordinator.Workload, error) {
 	if len(threads) == 0 {
-		return nil, &coordinator.UsageError{Msg: "--threads: no thread counts given"}
+		return nil, usage.Errorf("--threads: no thread counts given")
 	}
 	if len(depths) == 0 {
 		depths = []int{base.IODepth}
 	}
-	var out []coordinator.Options
+	var out []coordinator.Workload
 	for _, n := range threads {
 		for _, d := range depths {
 			o := base
 			o.Threads, o.IODepth = n, d
-			if err := o.Validate(); err != nil {
+			if err := o.Validate(on); err != nil {
 				return nil, fmt.Errorf("sweep point of %s: %w", pointText(o, len(depths) > 1), err)
 			}
 			out = append(out, o)
@@ -53,7 +57,7 @@ func Points(base coordinator.Options, threads, depths []int) ([]coordinator.Opti
 
 // pointText names a point: "4 threads", or "4 threads at iodepth 16"
 // in a sweep over depths.
-func pointText(o coordinator.Options, depths bool) string {
+func pointText(o coordinator.Workload, depths bool) string {
 	if !depths {
 		return threadsText(o.Threads)
 	}
@@ -83,17 +87,15 @@ func (p Plan) NewSweep() *study.Sweep {
 // incomplete, so they can still be saved. It returns nil only when
 // nothing ran.
 func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
-	points, err := Points(p.Base, p.Threads, p.Depths)
+	points, err := Points(p.Base, p.Launch, p.Threads, p.Depths)
 	if err != nil {
 		return nil, err
 	}
-	largest := points[0]
+	launch := p.Launch
 	for _, o := range points {
-		if o.Threads > largest.Threads {
-			largest = o
-		}
+		launch.Threads = max(launch.Threads, o.Threads)
 	}
-	sess, err := coordinator.Start(ctx, largest, largest.Threads)
+	sess, err := coordinator.Start(ctx, launch)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +110,7 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 }
 
 // runPoints runs each point on the session and collects its result.
-func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []coordinator.Options, sw *study.Sweep) error {
+func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []coordinator.Workload, sw *study.Sweep) error {
 	for _, o := range points {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("sweep stopped before the point of %s: %w", pointText(o, len(p.Depths) > 1), err)

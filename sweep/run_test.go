@@ -4,22 +4,27 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"ioswarm/coordinator"
+	"ioswarm/internal/usage"
 	"ioswarm/study"
 )
 
-func baseOptions(t *testing.T) coordinator.Options {
-	return coordinator.Options{Dir: t.TempDir(), Total: 64 << 20, Block: 4 << 20, RandBlock: 4096,
-		Phases: []string{"write", "read"}, DropCaches: "auto", Iterations: 1, LocalRanks: 2,
+func baseOptions(t *testing.T) coordinator.Workload {
+	return coordinator.Workload{Dir: t.TempDir(), Total: 64 << 20, Block: 4 << 20, RandBlock: 4096,
+		Phases: []string{"write", "read"}, DropCaches: "auto", Iterations: 1,
 		Version: "test", Label: "lab"}
 }
+
+// local is two ranks on this machine.
+var local = coordinator.Launch{LocalRanks: 2, HeartbeatTimeout: 5 * time.Second}
 
 // Every point is validated on its own copy: the aggregate is divided
 // among each point's threads, and the base options are left alone.
 func TestPointsDivideTheAggregate(t *testing.T) {
 	base := baseOptions(t)
-	points, err := Points(base, []int{1, 2, 4}, nil)
+	points, err := Points(base, local, []int{1, 2, 4}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +41,7 @@ func TestPointsDivideTheAggregate(t *testing.T) {
 func TestPointsFixedFileSize(t *testing.T) {
 	base := baseOptions(t)
 	base.Total, base.FileSize = 0, 8<<20
-	points, err := Points(base, []int{1, 4}, nil)
+	points, err := Points(base, local, []int{1, 4}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,15 +57,15 @@ func TestPointsFixedFileSize(t *testing.T) {
 // A point that cannot run fails the whole sweep up front, naming the
 // point, as a usage error (exit code 2, nothing started).
 func TestPointsNameTheBadPoint(t *testing.T) {
-	_, err := Points(baseOptions(t), []int{1, 2, 32}, nil)
-	if err == nil || !strings.Contains(err.Error(), "sweep point of 32 threads") || !coordinator.IsUsage(err) {
-		t.Fatalf("error %v (usage %v)", err, coordinator.IsUsage(err))
+	_, err := Points(baseOptions(t), local, []int{1, 2, 32}, nil)
+	if err == nil || !strings.Contains(err.Error(), "sweep point of 32 threads") || !usage.Is(err) {
+		t.Fatalf("error %v (usage %v)", err, usage.Is(err))
 	}
-	_, err = Points(baseOptions(t), []int{3}, nil)
+	_, err = Points(baseOptions(t), local, []int{3}, nil)
 	if err == nil || !strings.Contains(err.Error(), "3 threads") || !strings.Contains(err.Error(), "does not divide") {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := Points(baseOptions(t), nil, nil); err == nil || !coordinator.IsUsage(err) {
+	if _, err := Points(baseOptions(t), local, nil, nil); err == nil || !usage.Is(err) {
 		t.Fatalf("empty list: %v", err)
 	}
 }
@@ -70,7 +75,7 @@ func TestPointsNameTheBadPoint(t *testing.T) {
 func TestPointsOverDepths(t *testing.T) {
 	base := baseOptions(t)
 	base.Engine = "io_uring"
-	points, err := Points(base, []int{1, 2}, []int{1, 8})
+	points, err := Points(base, local, []int{1, 2}, []int{1, 8})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +87,7 @@ func TestPointsOverDepths(t *testing.T) {
 		t.Errorf("points %v", got)
 	}
 	base.Engine = "sync"
-	if _, err := Points(base, []int{1}, []int{1, 8}); err == nil || !strings.Contains(err.Error(), "1 thread at iodepth 8") {
+	if _, err := Points(base, local, []int{1}, []int{1, 8}); err == nil || !strings.Contains(err.Error(), "1 thread at iodepth 8") {
 		t.Errorf("depth 8 on the sync engine: %v", err)
 	}
 }

@@ -26,7 +26,7 @@ func TestHostsPreflight(t *testing.T) {
 	// host, status, user, arch, kernel, fs, free, memory, writable, drop caches, io_uring, clock
 	line := regexp.MustCompile(`(?m)^(node\d)\s+ok\s+root\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+ \S+\s+\S+ \S+\s+yes\s+yes\s+(yes|no)\s+[+-]\d+\.\d+ ms ±\d+\.\d+ ms$`)
 	got := line.FindAllStringSubmatch(o.Stdout, -1)
-	if len(got) != 3 || !strings.Contains(o.Stdout, "all 3 hosts ready") {
+	if len(got) != 3 || !strings.Contains(o.Stdout, "all 3 nodes ready") {
 		t.Fatalf("table:\n%s", o.Stdout)
 	}
 	// One filesystem on all three, and the memory the seed's rule doubles.
@@ -75,7 +75,7 @@ func TestHostsPreflightFailures(t *testing.T) {
 	if o.Code != 1 {
 		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", o.Code, o.Stdout, o.Stderr)
 	}
-	for _, want := range []string{"node1: directory: stat " + missing, "node2: connect to", "2 of 2 hosts failed"} {
+	for _, want := range []string{"node1: directory: stat " + missing, "node2: connect to", "2 of 2 nodes failed"} {
 		if !strings.Contains(o.Stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, o.Stdout)
 		}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"ioswarm/internal/usage"
+)
+
+// outputPath is a file a command writes after its run: --output, --csv,
+// a chart file.
+type outputPath struct {
+	flag, path string
+	// replaced is true for a file written whole (--output, a chart);
+	// false for one appended to (--csv).
+	replaced bool
+}
+
+// checkOutputs makes sure every output can be written before any rank
+// starts: an hour's run must not end in "permission denied". An existing
+// file is opened for writing without truncating it (it is replaced only
+// once results exist, and said so on stderr for --output); for a new one
+// the directory is tried with a scratch file, removed again.
+func checkOutputs(stderr io.Writer, paths ...outputPath) error {
+	for _, p := range paths {
+		if p.path == "" {
+			continue
+		}
+		st, err := os.Stat(p.path)
+		switch {
+		case err == nil && st.IsDir():
+			return usage.Errorf("--%s %s: is a directory", p.flag, p.path)
+		case err == nil:
+			f, err := os.OpenFile(p.path, os.O_WRONLY, 0)
+			if err != nil {
+				return usage.Errorf("--%s %s: cannot be written: %w", p.flag, p.path, errors.Unwrap(err))
+			}
+			f.Close()
+			if p.replaced && p.flag == "output" {
+				fmt.Fprintf(stderr, "note: --output %s exists and will be replaced by this run's results\n", p.path)
+			}
+		case errors.Is(err, os.ErrNotExist):
+			f, err := os.CreateTemp(filepath.Dir(p.path), ".ioswarm-check-*")
+			if err != nil {
+				return usage.Errorf("--%s %s: cannot be created: %w", p.flag, p.path, unwrapPath(err))
+			}
+			f.Close()
+			os.Remove(f.Name())
+		default:
+			return usage.Errorf("--%s %s: %w", p.flag, p.path, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// unwrapPath drops the path a *PathError repeats (the message names the
+// file already), keeping the cause.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// writeFile writes a result file through write, so that a failure names
+// the flag and the file.
+func writeFile(flag, path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--%s: %w", flag, err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--%s %s: %w", flag, path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--%s %s: %w", flag, path, err)
+	}
+	return nil
+}
