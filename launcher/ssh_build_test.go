@@ -138,7 +138,7 @@ func TestHostErrorsMessage(t *testing.T) {
 		t.Errorf("one host, two ranks: %q", got)
 	}
 	two := append(one, &HostError{Host: "node5", Rank: 4, Err: errors.New("refused")})
-	if got := two.Error(); !strings.HasPrefix(got, "2 hosts failed:\n  host node3 ranks 2,6: ") || !strings.Contains(got, "\n  host node5 rank 4: refused") {
+	if got := two.Error(); !strings.HasPrefix(got, "2 nodes failed:\n  host node3 ranks 2,6: ") || !strings.Contains(got, "\n  host node5 rank 4: refused") {
 		t.Errorf("two hosts: %q", got)
 	}
 	// Two ports of one address are two nodes with causes of their own.

@@ -232,7 +232,7 @@ func shortHash(hash string) string {
 // logPlacement says how the nodes got the binary: the line that shows a
 // second run found its copies in place.
 func (l *SSH) logPlacement(groups int, took time.Duration, st *placeStats) {
-	msg := fmt.Sprintf("ssh: %d of %d hosts ready in %.2f s", groups-int(st.failed.Load()), groups, took.Seconds())
+	msg := fmt.Sprintf("ssh: %d of %d nodes ready in %.2f s", groups-int(st.failed.Load()), groups, took.Seconds())
 	if n, m, sh := st.copied.Load(), st.cached.Load(), st.viaShared.Load(); n+m+sh > 0 {
 		msg += fmt.Sprintf("; ioswarm %s copied to %d, already cached on %d", shortHash(l.build.hash), n, m)
 		if sh > 0 {
@@ -293,7 +293,7 @@ func (e HostErrors) Error() string {
 	if len(text) == 1 {
 		return text[0]
 	}
-	return fmt.Sprintf("%d hosts failed:\n  %s", len(text), strings.Join(text, "\n  "))
+	return fmt.Sprintf("%d nodes failed:\n  %s", len(text), strings.Join(text, "\n  "))
 }
 
 // Of returns the error of the target of the given rank, or nil.

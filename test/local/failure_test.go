@@ -157,7 +157,7 @@ func TestHostsOfAHugeListStopOnInterrupt(t *testing.T) {
 			if !c.ready {
 				time.Sleep(500 * time.Millisecond)
 			} else if !harness.Poll(60*time.Second, time.Millisecond, func() bool {
-				return strings.Contains(stderr.String(), "hosts ready")
+				return strings.Contains(stderr.String(), "nodes ready")
 			}) {
 				t.Fatalf("no launcher summary in 60 s; stderr:\n%s", stderr)
 			}

@@ -30,7 +30,7 @@ func TestHostsPreflight(t *testing.T) {
 		t.Fatalf("table:\n%s", o.Stdout)
 	}
 	// One filesystem on all three, and the memory the seed's rule doubles.
-	if !regexp.MustCompile(`(?m)^filesystem: .* at \S+ \(block .*\) on 3 host\(s\)$`).MatchString(o.Stdout) ||
+	if !regexp.MustCompile(`(?m)^filesystem: .* at \S+ \(block .*\) on 3 node\(s\)$`).MatchString(o.Stdout) ||
 		!strings.Contains(o.Stdout, "memory: the clients can cache") {
 		t.Errorf("no filesystem or memory line:\n%s", o.Stdout)
 	}
