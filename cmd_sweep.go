@@ -80,6 +80,9 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 	if sw == nil {
 		return runErr
 	}
+	if out.table != nil {
+		out.table.Footer(sw)
+	}
 	saveErr := saveSweep(o.stderr, sw, o.Output, chartBase, size)
 	if runErr != nil {
 		return errors.Join(runErr, saveErr)

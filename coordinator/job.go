@@ -90,10 +90,13 @@ func (s *Session) Run(ctx context.Context, w Workload) (*result.Job, error) {
 	s.current = j
 	ctx, cancel := s.guard(ctx)
 	defer cancel(nil)
+	begin := time.Now()
 	defer func() {
 		if r := s.Rejected(); len(r) > 0 {
 			j.res.RejectedConnections = r
 		}
+		j.res.ElapsedNS = int64(time.Since(begin))
+		j.res.OutsidePhasesNS = result.OutsidePhases(j.res.ElapsedNS, j.res.Phases)
 	}()
 	if err := j.run(ctx); err != nil {
 		err = s.failure(ctx, err)

@@ -44,6 +44,16 @@ func Check(job *result.Job) error {
 			return fmt.Errorf("phase %s iteration %d: %w", stored.Name, stored.Iteration, err)
 		}
 	}
+	// The time outside the phases, when recorded, is what the job's
+	// elapsed time and the phases' windows give, and the phases fit in it.
+	if job.ElapsedNS != 0 {
+		if want := result.OutsidePhases(job.ElapsedNS, job.Phases); job.OutsidePhasesNS != want {
+			return fmt.Errorf("outside_phases_ns is %d in the file but elapsed_ns less the phases' windows is %d", job.OutsidePhasesNS, want)
+		}
+		if job.OutsidePhasesNS < 0 {
+			return fmt.Errorf("the phases' windows add up to more than the job's elapsed time (%d ns)", job.ElapsedNS)
+		}
+	}
 	// The summary, when present, must be what the phases give.
 	if len(job.Summary) > 0 && !reflect.DeepEqual(job.Summary, Summarize(job.Phases)) {
 		return errors.New("summary across iterations does not match the phases' figures")

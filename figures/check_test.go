@@ -120,3 +120,27 @@ func TestCheckCatchesTamperedSummary(t *testing.T) {
 		t.Fatalf("tampered summary passed: %v", err)
 	}
 }
+
+// The time outside the phases is elapsed less the windows; a file whose
+// figure disagrees, or whose windows do not fit in its elapsed time, is
+// caught.
+func TestCheckCatchesTamperedOutsidePhases(t *testing.T) {
+	job := reducedJob(t)
+	var windows int64
+	for _, p := range job.Phases {
+		windows += p.WindowNS
+	}
+	job.ElapsedNS = windows + 5e9
+	job.OutsidePhasesNS = 5e9
+	if err := Check(job); err != nil {
+		t.Fatalf("true figure rejected: %v", err)
+	}
+	job.OutsidePhasesNS = 4e9
+	if err := Check(job); err == nil || !strings.Contains(err.Error(), "outside_phases_ns") {
+		t.Fatalf("tampered outside_phases_ns passed: %v", err)
+	}
+	job.ElapsedNS, job.OutsidePhasesNS = windows-1, -1
+	if err := Check(job); err == nil || !strings.Contains(err.Error(), "more than the job's elapsed") {
+		t.Fatalf("windows longer than the job passed: %v", err)
+	}
+}

@@ -33,6 +33,23 @@ type Job struct {
 	// Summary holds, per phase name, mean, min, max and sample standard
 	// deviation of each figure across iterations (figures.Summarize).
 	Summary []PhaseSummary `json:"summary,omitempty"`
+	// ElapsedNS is the job's own time on the coordinator's monotonic
+	// clock, from its start on ranks already running (for a sweep's
+	// point, after the previous point) to its end, cleanup included: the
+	// launch is not in it. OutsidePhasesNS is ElapsedNS less every
+	// phase's window: what the job spent outside its timed phases (node
+	// checks, job directories, cache drops, prefills, clock probes,
+	// gathering records, cleanup). figures.Check recomputes it.
+	ElapsedNS       int64 `json:"elapsed_ns,omitempty"`
+	OutsidePhasesNS int64 `json:"outside_phases_ns,omitempty"`
+}
+
+// OutsidePhases is elapsed less the sum of the phases' windows.
+func OutsidePhases(elapsed int64, phases []Phase) int64 {
+	for _, p := range phases {
+		elapsed -= p.WindowNS
+	}
+	return elapsed
 }
 
 // Config is everything that shaped the run.

@@ -42,6 +42,10 @@ type Sweep struct {
 	Complete bool          `json:"complete"`
 	Error    string        `json:"error,omitempty"`
 	Points   []*result.Job `json:"points"`
+	// LaunchNS is how long starting the ranks took (once, before the
+	// first point); with each point's outside_phases_ns it is the time
+	// the sweep spent outside its timed phases.
+	LaunchNS int64 `json:"launch_ns,omitempty"`
 
 	// Source is the file the sweep was loaded from ("" when run here);
 	// it names an unlabelled sweep in tables and charts.

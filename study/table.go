@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -149,6 +150,31 @@ func (t *Table) printf(format string, args ...any) {
 	}
 }
 
+// Footer prints the time the sweep spent outside its timed phases, when
+// its points recorded it: the launch, then the points' own (node checks,
+// job directories, cache drops, prefills, gathering, cleanup), in all and
+// per point at the median.
+func (t *Table) Footer(s *Sweep) {
+	var outside []int64
+	var sum int64
+	for _, p := range s.Points {
+		if p != nil && p.ElapsedNS > 0 {
+			outside = append(outside, p.OutsidePhasesNS)
+			sum += p.OutsidePhasesNS
+		}
+	}
+	if len(outside) == 0 {
+		return
+	}
+	slices.Sort(outside)
+	median := outside[len(outside)/2]
+	if len(outside)%2 == 0 {
+		median = (outside[len(outside)/2-1] + median) / 2
+	}
+	t.printf("outside the timed phases: launch %.2f s, then %.2f s over %d points (median %.2f s per point)\n",
+		float64(s.LaunchNS)/1e9, float64(sum)/1e9, len(outside), float64(median)/1e9)
+}
+
 // WriteTable prints a whole sweep: what the live table printed, followed
 // by the reason when it stopped early.
 func WriteTable(w io.Writer, s *Sweep) error {
@@ -159,6 +185,7 @@ func WriteTable(w io.Writer, s *Sweep) error {
 	for _, p := range s.Points {
 		t.Row(p)
 	}
+	t.Footer(s)
 	if !s.Complete {
 		t.printf("sweep stopped early: %s\n", report.Clean(orText(s.Error, "not every point ran")))
 	}

@@ -3,6 +3,7 @@ package sweep
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"ioswarm/coordinator"
 	"ioswarm/internal/usage"
@@ -95,11 +96,13 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 	for _, o := range points {
 		launch.Threads = max(launch.Threads, o.Threads)
 	}
+	begin := time.Now()
 	sess, err := coordinator.Start(ctx, launch)
 	if err != nil {
 		return nil, err
 	}
 	sw := p.NewSweep()
+	sw.LaunchNS = int64(time.Since(begin))
 	runErr := runPoints(ctx, sess, p, points, sw)
 	sess.Close(runErr)
 	sw.Complete = runErr == nil

@@ -49,6 +49,9 @@ func TestSweepOneToFourThreads(t *testing.T) {
 			t.Errorf("no table row for %s threads:\n%s", n, stdout)
 		}
 	}
+	if !regexp.MustCompile(`(?m)^outside the timed phases: launch \d+\.\d\d s, then \d+\.\d\d s over 3 points \(median \d+\.\d\d s per point\)$`).MatchString(stdout) {
+		t.Errorf("no line for the time outside the timed phases:\n%s", stdout)
+	}
 	if left := harness.DirEntries(t, dir); len(left) != 0 {
 		t.Errorf("files left in --dir: %v", left)
 	}
@@ -76,8 +79,14 @@ func checkSweepJSON(t *testing.T, path string) {
 	if s.Kind != "sweep" || s.Label != "local-test" || !s.Complete || len(s.Points) != 3 {
 		t.Fatalf("kind %q label %q complete %v points %d", s.Kind, s.Label, s.Complete, len(s.Points))
 	}
+	if s.LaunchNS <= 0 {
+		t.Errorf("launch_ns %d", s.LaunchNS)
+	}
 	for i, n := range []int{1, 2, 4} {
 		p := s.Points[i]
+		if p.ElapsedNS <= 0 || p.OutsidePhasesNS <= 0 || p.OutsidePhasesNS >= p.ElapsedNS {
+			t.Errorf("point %d: elapsed %d ns, outside the phases %d ns", n, p.ElapsedNS, p.OutsidePhasesNS)
+		}
 		if p.Config.Threads != n || p.Config.Total != 16<<20 || p.Config.FileSize != int64(16<<20/n) {
 			t.Errorf("point %d: threads %d total %d file size %d", i, p.Config.Threads, p.Config.Total, p.Config.FileSize)
 		}
