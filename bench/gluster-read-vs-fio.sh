@@ -62,6 +62,7 @@ NODE_NAMES=($CLUSTER_NODES)
 # ioswarm_read MODE SHIFT DROP prints "GB/s resident warned" of the read.
 ioswarm_read() {
 	local direct=$1 shift=$2 drop=$3 out=$WORK/r.json
+	rm -f -- "$out" # ioswarm notes on stderr when it replaces one
 	local flags=(--hosts "$CLUSTER_HOSTS_FILE" --ssh-config "$CLUSTER_SSH_CONFIG" --identity "$CLUSTER_IDENTITY"
 		--threads "$NODES" --dir "$DATA" --total "${TOTAL_MIB}MiB" --block 16MiB --phases write,read
 		--read-shift "$shift" --drop-caches "$drop" --quiet --format json --output "$out")

@@ -44,6 +44,7 @@ RESULTS=$WORK/results.tsv
 
 run_ioswarm() {
 	local t=$1 round=$2 out=$WORK/ioswarm.json
+	rm -f -- "$out" # ioswarm notes on stderr when it replaces one
 	"$IOSWARM" run --dir "$WORK" --threads "$t" --phases mdcreate,mdstat,mddelete --files-per-thread "$FILES" \
 		--md-dir per-thread --quiet --format json --output "$out" >/dev/null || die "ioswarm failed ($t threads)"
 	python3 - "$out" "$t" "$round" >>"$RESULTS" <<'PY'

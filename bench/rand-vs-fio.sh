@@ -87,6 +87,7 @@ RESULTS=$WORK/results.tsv
 # thread, its files not kept: the run's cost without its operations.
 run_ioswarm() {
 	local t=$1 round=$2 kind=${3:-} out=$WORK/ioswarm-$1-$2.json extra=(--keep)
+	rm -f -- "$out" # ioswarm notes on stderr when it replaces one
 	[ "$kind" = fixed ] && extra=(--stonewall 1ns)
 	[ "$ENGINE" = io_uring ] && extra+=(--engine io_uring --iodepth "$DEPTH")
 	/usr/bin/time -f '%U %S' -o "$WORK/time" "$IOSWARM" run --dir "$WORK" \

@@ -44,6 +44,14 @@
 #   round 1, fio 1.67 in round 2, both ~3.0-3.4 otherwise), and buffered
 #   writes swing 0.84-1.51 GB/s; the medians of these rows move by +-10%
 #   from one run of the script to the next. The O_DIRECT rows are steady.
+# - Same files: each tool's read above reads the files that tool wrote, and
+#   on this VM where a file lands decides its read rate (one 4 GiB file
+#   written by ioswarm read at 2.72-2.81 GB/s with fio and 2.80 with
+#   ioswarm, while fio's own fresh files read at ~3.6). So each round also
+#   holds both tools to the same fresh files: ioswarm writes with --keep,
+#   then fio (psync, same block, O_DIRECT or a cold cache) and ioswarm
+#   (--reuse) read them, in alternating order; the "same files" column
+#   is the ratio of those two reads.
 # - Order: the tools alternate on the same directory, ioswarm first in odd
 #   rounds and fio first in even ones (A B B A ...), so neither always runs
 #   first on a fresh directory; the figures are medians over the rounds. On
@@ -103,6 +111,7 @@ huge_pages_for_fio
 # run_ioswarm MODE T ROUND: one write,read run; appends a result line.
 run_ioswarm() {
 	local mode=$1 t=$2 round=$3 out=$WORK/ioswarm.json direct=()
+	rm -f -- "$out" # ioswarm notes on stderr when it replaces one
 	[ "$mode" = direct ] && direct=(--direct)
 	[ "$ENGINE" = io_uring ] && direct+=(--engine io_uring --iodepth "$IODEPTH")
 	"$IOSWARM" run --dir "$WORK" --threads "$t" --total "${TOTAL_MIB}MiB" --block 16MiB \
@@ -114,6 +123,48 @@ path, mode, t, rnd = sys.argv[1:]
 ph = {p["name"]: p for p in json.load(open(path))["phases"]}
 print("ioswarm", mode, t, rnd, ph["write"]["bandwidth"], ph["read"]["bandwidth"], sep="\t")
 PY
+}
+
+# same_files MODE T ROUND: ioswarm writes fresh files and keeps them; then
+# fio and ioswarm (--reuse) read those very files, fio first in odd rounds;
+# appends a "same" line with both read rates.
+same_files() {
+	local mode=$1 t=$2 round=$3 out=$WORK/same.json direct=() id names=() i fio_r sw_r
+	rm -f -- "$out" # ioswarm notes on stderr when it replaces one
+	[ "$mode" = direct ] && direct=(--direct)
+	[ "$ENGINE" = io_uring ] && direct+=(--engine io_uring --iodepth "$IODEPTH")
+	"$IOSWARM" run --dir "$WORK" --threads "$t" --total "${TOTAL_MIB}MiB" --block 16MiB \
+		--phases write --keep "${direct[@]}" --quiet --format json --output "$out" >/dev/null ||
+		die "ioswarm failed to write the shared files ($mode, $t threads)"
+	id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["job_id"])' "$out")
+	for ((i = 0; i < t; i++)); do names+=("$WORK/ioswarm-$id/t$i.dat"); done
+	same_fio() {
+		local jobs=() f
+		[ "$mode" = buffered ] && drop_caches
+		# One job per file, as ioswarm has one thread per file; the
+		# global options come first and apply to every job.
+		for f in "${names[@]}"; do jobs+=(--name="same-${f##*/}" --filename="$f"); done
+		fio --fadvise_hint=0 --size=$((TOTAL_MIB / t))m --bs=16m --rw=read $FIO_ENGINE \
+			--direct=$([ "$mode" = direct ] && echo 1 || echo 0) --mem="$FIO_MEM" --thread --group_reporting \
+			"${jobs[@]}" --output-format=json --output="$WORK/same-fio.json" >/dev/null || die "fio read of ioswarm's files failed"
+		python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["bw_bytes"])' "$WORK/same-fio.json"
+	}
+	same_ioswarm() {
+		rm -f -- "$WORK/same-read.json"
+		"$IOSWARM" run --dir "$WORK" --reuse "$id" --threads "$t" --total "${TOTAL_MIB}MiB" --block 16MiB \
+			--phases read "${direct[@]}" --quiet --format json --output "$WORK/same-read.json" >/dev/null ||
+			die "ioswarm --reuse read failed ($mode, $t threads)"
+		python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["phases"][0]["bandwidth"])' "$WORK/same-read.json"
+	}
+	if ((round % 2)); then
+		fio_r=$(same_fio)
+		sw_r=$(same_ioswarm)
+	else
+		sw_r=$(same_ioswarm)
+		fio_r=$(same_fio)
+	fi
+	rm -rf -- "$WORK/ioswarm-$id"
+	printf 'same\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$t" "$round" "$sw_r" "$fio_r" >>"$RESULTS"
 }
 
 # fio_phase MODE T RW: one fio run of the write or read phase; prints the
@@ -161,6 +212,8 @@ for mode in $MODES; do
 				run_ioswarm "$mode" "$t" "$round"
 			fi
 			tail -n 2 "$RESULTS" | sort | awk -F'\t' '{ printf "  %-8s %s threads round %s  %-7s  write %.3f GB/s  read %.3f GB/s\n", $2, $3, $4, $1, $5 / 1e9, $6 / 1e9 }'
+			same_files "$mode" "$t" "$round"
+			tail -n 1 "$RESULTS" | awk -F'\t' '{ printf "  %-8s %s threads round %s  same files: ioswarm read %.3f GB/s, fio read %.3f GB/s\n", $2, $3, $4, $5 / 1e9, $6 / 1e9 }'
 		done
 	done
 done
@@ -171,15 +224,19 @@ rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 def med(tool, mode, t, col):
     return st.median(float(r[col]) for r in rows if r[:3] == [tool, mode, t])
 print()
-print("median bandwidth in GB/s (10^9 bytes/s) over the rounds; ratio = ioswarm / fio")
-print(f"{'mode':>8} {'threads':>7} | {'write ioswarm':>13} {'fio':>7} {'ratio':>6} | {'read ioswarm':>12} {'fio':>7} {'ratio':>6}")
+print("median bandwidth in GB/s (10^9 bytes/s) over the rounds; ratio = ioswarm / fio;")
+print("same files: both tools read the same fresh files ioswarm wrote")
+print(f"{'mode':>8} {'threads':>7} | {'write ioswarm':>13} {'fio':>7} {'ratio':>6} | {'read ioswarm':>12} {'fio':>7} {'ratio':>6} |"
+      f" {'same files':>10} {'fio':>7} {'ratio':>6}")
 seen = []
 for r in rows:
-    if r[1:3] not in seen:
+    if r[0] != "same" and r[1:3] not in seen:
         seen.append(r[1:3])
 for mode, t in seen:
     w = med("ioswarm", mode, t, 4), med("fio", mode, t, 4)
     rd = med("ioswarm", mode, t, 5), med("fio", mode, t, 5)
+    sm = med("same", mode, t, 4), med("same", mode, t, 5)
     print(f"{mode:>8} {t:>7} | {w[0] / 1e9:>13.3f} {w[1] / 1e9:>7.3f} {w[0] / w[1]:>6.3f} |"
-          f" {rd[0] / 1e9:>12.3f} {rd[1] / 1e9:>7.3f} {rd[0] / rd[1]:>6.3f}")
+          f" {rd[0] / 1e9:>12.3f} {rd[1] / 1e9:>7.3f} {rd[0] / rd[1]:>6.3f} |"
+          f" {sm[0] / 1e9:>10.3f} {sm[1] / 1e9:>7.3f} {sm[0] / sm[1]:>6.3f}")
 PY

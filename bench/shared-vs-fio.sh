@@ -48,6 +48,7 @@ RESULTS=$WORK/results.tsv
 # run_ioswarm T ROUND: one write,read run on a shared file; appends a line.
 run_ioswarm() {
 	local t=$1 round=$2 out=$WORK/ioswarm.json
+	rm -f -- "$out" # ioswarm notes on stderr when it replaces one
 	"$IOSWARM" run --dir "$WORK" --threads "$t" --total "${TOTAL_MIB}MiB" --block "${BLOCK_MIB}MiB" \
 		--layout shared --pattern segmented --phases write,read --quiet --format json --output "$out" >/dev/null ||
 		die "ioswarm failed ($t threads)"
