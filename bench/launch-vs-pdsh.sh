@@ -27,6 +27,8 @@
 # (N parallel `ssh NODE 'cat > /tmp/FILE' < ioswarm`, the nodes' private
 # /tmp). The four measurements alternate within each round (pdsh, copy,
 # cold, warm), so machine load affects them alike; the figures are medians.
+# Each ioswarm run's coordinator is also watched until it exits: its peak
+# resident memory (VmHWM) and the most file descriptors it held.
 set -euo pipefail
 
 N=${1:-16}
@@ -100,9 +102,22 @@ launch() {
 		fi
 		read -r -t 0.002 -u "$PAUSE_FD" || true
 	done
-	local ready=$REPLY
+	local ready=$REPLY hwm=0 fds=0 k v f
+	# Until it exits: the coordinator's peak resident memory (VmHWM) and
+	# the most file descriptors it held, read from /proc without a fork.
+	# (kill -0 succeeds on a zombie, so the loop also stops at state Z.)
+	local state=R
+	while [ "$state" != Z ] && kill -0 "$pid" 2>/dev/null; do
+		while read -r k v _; do
+			[ "$k" = State: ] && state=$v
+			[ "$k" = VmHWM: ] && ((v > hwm)) && hwm=$v
+		done <"/proc/$pid/status" 2>/dev/null || true
+		f=("/proc/$pid/fd"/*)
+		((${#f[@]} > fds)) && fds=${#f[@]}
+		read -r -t 0.002 -u "$PAUSE_FD" || true
+	done
 	wait "$pid" || die "ioswarm run failed: $(cat "$WORK/run.log")"
-	printf '%d.%06d\n' $(((ready - start) / 1000000)) $(((ready - start) % 1000000))
+	printf '%d.%06d %d %d\n' $(((ready - start) / 1000000)) $(((ready - start) % 1000000)) "$hwm" "$fds"
 }
 
 pdsh_time() {
@@ -141,24 +156,30 @@ clear_caches() {
 
 size=$(stat -c %s "$IOSWARM")
 echo "nodes $N, rounds $ROUNDS, binary $((size / 1024 / 1024)) MiB, $(nproc) cores, shared home: ${CLUSTER_SHARED_HOME:-0}" >&2
-pdsh_s=() copy_s=() cold_s=() warm_s=()
+pdsh_s=() copy_s=() cold_s=() warm_s=() mem=() fd=()
 for ((r = 1; r <= ROUNDS; r++)); do
 	pdsh_s+=("$(pdsh_time)")
 	copy_s+=("$(ssh_copy)")
 	clear_caches
-	cold_s+=("$(launch)")
-	warm_s+=("$(launch)")
-	echo "round $r: pdsh ${pdsh_s[-1]} s, ssh copy ${copy_s[-1]} s, cold ${cold_s[-1]} s, warm ${warm_s[-1]} s" >&2
+	read -r t h f <<<"$(launch)"
+	cold_s+=("$t") mem+=("$h") fd+=("$f")
+	read -r t h f <<<"$(launch)"
+	warm_s+=("$t") mem+=("$h") fd+=("$f")
+	echo "round $r: pdsh ${pdsh_s[-1]} s, ssh copy ${copy_s[-1]} s, cold ${cold_s[-1]} s, warm ${warm_s[-1]} s; coordinator peak RSS ${mem[-2]}/${mem[-1]} KiB, fds ${fd[-2]}/${fd[-1]} (cold/warm)" >&2
 done
-python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" "${copy_s[*]}" <<'EOF'
+python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" "${copy_s[*]}" "${mem[*]}" "${fd[*]}" <<'EOF'
 import statistics, sys
 p, c, w = ([float(x) for x in a.split()] for a in sys.argv[1:4])
 n = sys.argv[4]
 s = [float(x) for x in sys.argv[5].split()]
+mem = [int(x) for x in sys.argv[6].split()]
+fds = [int(x) for x in sys.argv[7].split()]
 mp, mc, mw, ms = (statistics.median(x) for x in (p, c, w, s))
 print(f"median over {len(p)} rounds, {n} nodes:")
 print(f"  pdsh -R ssh -w node[1-{n}] true   {mp:.3f} s  (min {min(p):.3f}, max {max(p):.3f})")
 print(f"  OpenSSH copy of the binary     {ms:.3f} s  (min {min(s):.3f}, max {max(s):.3f})  {ms/mp:.2f}x pdsh")
 print(f"  ioswarm launch-to-ready, cold  {mc:.3f} s  (min {min(c):.3f}, max {max(c):.3f})  {mc/mp:.2f}x pdsh, target <= 2x")
 print(f"  ioswarm launch-to-ready, warm  {mw:.3f} s  (min {min(w):.3f}, max {max(w):.3f})  {mw/mp:.2f}x pdsh, target <= 1x")
+print(f"  coordinator peak RSS           {max(mem) / 1024:.1f} MiB at most ({max(mem) / int(n):.0f} KiB per node); "
+      f"file descriptors {max(fds)} at most ({max(fds) / int(n):.2f} per node)")
 EOF
