@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -234,7 +233,7 @@ func (j *job) setup(ctx context.Context) error {
 		j.res.Config.ReusedJob = m.JobID
 		j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}
-	replies, err := j.s.coord.Call(ctx, wire.KindSetup, func(r int) any {
+	replies, err := callAll[wire.SetupReply](ctx, j.s.coord, wire.KindSetup, "setup", func(r int) any {
 		t := j.s.targets[r]
 		return wire.Setup{Job: j.rankJob(), Rank: r, Host: t.Host, Dir: j.dirOf(t),
 			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r]}
@@ -242,11 +241,7 @@ func (j *job) setup(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("checking nodes: %w", err)
 	}
-	for r, raw := range replies {
-		var s wire.SetupReply
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return fmt.Errorf("rank %d: bad setup reply: %w", r, err)
-		}
+	for r, s := range replies {
 		t := j.s.targets[r]
 		if len(j.threads[r]) == 0 {
 			continue
