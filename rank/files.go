@@ -30,12 +30,9 @@ func RemoveJobFiles(dir, jobID string) error {
 		return err
 	}
 	jd := wire.JobDir(dir, jobID)
-	d, err := openJobDir(jd)
-	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("clean up: %w", err)
+	d, err := openToClean(jd)
+	if d == nil {
+		return err
 	}
 	defer d.Close()
 	entries, err := d.ReadDir(-1)
@@ -62,19 +59,24 @@ func RemoveJobFiles(dir, jobID string) error {
 	return removeDirIfEmpty(jd)
 }
 
-// openJobDir opens the job directory itself, never what a symbolic link
-// of that name points to: cleanup must not reach outside the job's own
-// directory.
-func openJobDir(jd string) (*os.File, error) {
-	fd, err := unix.Open(jd, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
-		return nil, fmt.Errorf("%s is not a directory (a symbolic link?): refused", jd)
+// openToClean opens the job directory jd for cleanup: the directory
+// itself, never what a symbolic link of that name points to, since
+// cleanup must not reach outside the job's own directory. A directory
+// already gone (or removed by another rank on a shared filesystem, ESTALE)
+// gives neither a file nor an error: there is nothing to clean.
+func openToClean(jd string) (*os.File, error) {
+	fd, err := openNoFollow(unix.AT_FDCWD, jd, jd)
+	if gone(err) {
+		return nil, nil
 	}
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: jd, Err: err}
+		return nil, fmt.Errorf("clean up: %w", err)
 	}
 	return os.NewFile(uintptr(fd), jd), nil
 }
+
+// gone says whether err means a file or directory is not there (any more).
+func gone(err error) bool { return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) }
 
 // unlinkIn removes the named entries of the open directory d (at jd).
 func unlinkIn(d *os.File, jd string, names []string) error {
@@ -92,23 +94,25 @@ func unlinkIn(d *os.File, jd string, names []string) error {
 // removeDirIfEmpty removes the job directory unless another rank sharing it
 // still has files there; the last rank to clean up removes it.
 func removeDirIfEmpty(jd string) error {
-	err := unix.Rmdir(jd)
-	if err == nil || errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) ||
-		errors.Is(err, unix.ESTALE) {
+	return rmdirResult(jd, unix.Rmdir(jd))
+}
+
+// rmdirResult is what an rmdir of path that gave err means to cleanup: a
+// directory already gone, or still holding another rank's files, is no
+// error.
+func rmdirResult(path string, err error) error {
+	if err == nil || gone(err) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
 		return nil
 	}
-	return fmt.Errorf("clean up %s: %w", jd, err)
+	return fmt.Errorf("clean up %s: %w", path, err)
 }
 
 // removeFiles removes this rank's files (all in the job directory jd)
 // and, when empty, the job dir.
 func removeFiles(jd string, paths []string) error {
-	d, err := openJobDir(jd)
-	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("clean up: %w", err)
+	d, err := openToClean(jd)
+	if d == nil {
+		return err
 	}
 	defer d.Close()
 	names := make([]string, 0, len(paths))

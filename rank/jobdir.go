@@ -31,12 +31,9 @@ func openDirHandle(path string) (*dirHandle, error) {
 // openDirAt opens name relative to dirfd; path is its full path, for
 // messages.
 func openDirAt(dirfd int, name, path string) (*dirHandle, error) {
-	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
-		return nil, fmt.Errorf("job directory %s is a symbolic link or not a directory: refused (ioswarm writes only in a directory it made)", path)
-	}
+	fd, err := openNoFollow(dirfd, name, path)
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		return nil, err
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
@@ -50,6 +47,20 @@ func openDirAt(dirfd int, name, path string) (*dirHandle, error) {
 		return nil, fmt.Errorf("job directory %s belongs to uid %d, not to this user (%d): refused", path, st.Uid, euid)
 	}
 	return &dirHandle{path: path, prefix: path + "/", fd: fd}, nil
+}
+
+// openNoFollow opens the directory name, relative to dirfd, itself: a
+// symbolic link at the name, or anything but a directory, is refused.
+// path is its full path, for messages.
+func openNoFollow(dirfd int, name, path string) (int, error) {
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+		return -1, fmt.Errorf("job directory %s is a symbolic link or not a directory: refused (ioswarm writes only in a directory it made)", path)
+	}
+	if err != nil {
+		return -1, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return fd, nil
 }
 
 // name is path's name in d; a path not directly in d is an error, so no

@@ -185,12 +185,9 @@ func (s *state) removeMD() error {
 	if s.job.MDFiles == 0 || s.jobDir == "" {
 		return nil
 	}
-	jd, err := openJobDir(s.jobDir)
-	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("clean up: %w", err)
+	jd, err := openToClean(s.jobDir)
+	if jd == nil {
+		return err
 	}
 	defer jd.Close()
 	mine := map[string]bool{}
@@ -223,7 +220,7 @@ func (s *state) removeMD() error {
 func removeMDDir(parent *os.File, pd, name string, match func(string) bool) error {
 	path := filepath.Join(pd, name)
 	h, err := openDirAt(int(parent.Fd()), name, path)
-	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ESTALE) {
+	if gone(err) {
 		return nil
 	}
 	if err != nil {
@@ -232,7 +229,7 @@ func removeMDDir(parent *os.File, pd, name string, match func(string) bool) erro
 	f := os.NewFile(uintptr(h.fd), path)
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
-	if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ESTALE) {
+	if gone(err) {
 		return nil // another rank sharing it removed it, empty, meanwhile
 	}
 	if err != nil {
@@ -247,12 +244,7 @@ func removeMDDir(parent *os.File, pd, name string, match func(string) bool) erro
 	if err := unlinkIn(f, path, names); err != nil {
 		return err
 	}
-	err = unix.Unlinkat(int(parent.Fd()), name, unix.AT_REMOVEDIR)
-	if err == nil || errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) ||
-		errors.Is(err, unix.ESTALE) {
-		return nil
-	}
-	return fmt.Errorf("clean up %s: %w", path, err)
+	return rmdirResult(path, unix.Unlinkat(int(parent.Fd()), name, unix.AT_REMOVEDIR))
 }
 
 // dropMD empties the caches a metadata phase would hit: dentries and
