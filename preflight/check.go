@@ -82,8 +82,7 @@ func Check(ctx context.Context, o Options) ([]Result, error) {
 			select {
 			case sem <- struct{}{}:
 			case <-ctx.Done():
-				results[i].Problems = []string{context.Cause(ctx).Error()}
-				return
+				return // Check returns the context's cause, not results
 			}
 			defer func() { <-sem }()
 			results[i] = checkOne(ctx, o, t)
