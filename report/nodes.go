@@ -73,7 +73,7 @@ func straggler(p *result.Phase) string {
 		for i, n := range ns {
 			rates[i] = n.rate
 		}
-		med := median(rates)
+		med := Median(rates)
 		slow := slices.IndexFunc(ns, func(n nodeShare) bool { return n.rate == slices.Min(rates) })
 		if med > 0 && ns[slow].rate < (1-stragglerGap)*med {
 			return fmt.Sprintf("slow: %s %d on node %s, %s GB/s, %.0f%% below the median node (%s)",
@@ -88,7 +88,7 @@ func straggler(p *result.Phase) string {
 	for i := range p.Threads {
 		rates[i] = threadRate(&p.Threads[i])
 	}
-	med := median(rates)
+	med := Median(rates)
 	slow := slices.Index(rates, slices.Min(rates))
 	if med > 0 && rates[slow] < (1-stragglerGap)*med {
 		return fmt.Sprintf("slow: %s %d thread %d, %s GB/s, %.0f%% below the median thread (%s)",
@@ -97,7 +97,9 @@ func straggler(p *result.Phase) string {
 	return ""
 }
 
-func median(v []float64) float64 {
+// Median is the middle of v, or the mean of the two middle values; 0 for
+// none. v is left as it was.
+func Median(v []float64) float64 {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	n := len(s)

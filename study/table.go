@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -155,24 +154,19 @@ func (t *Table) printf(format string, args ...any) {
 // job directories, cache drops, prefills, gathering, cleanup), in all and
 // per point at the median.
 func (t *Table) Footer(s *Sweep) {
-	var outside []int64
-	var sum int64
+	var outside []float64 // seconds
+	var sum float64
 	for _, p := range s.Points {
 		if p != nil && p.ElapsedNS > 0 {
-			outside = append(outside, p.OutsidePhasesNS)
-			sum += p.OutsidePhasesNS
+			outside = append(outside, float64(p.OutsidePhasesNS)/1e9)
+			sum += outside[len(outside)-1]
 		}
 	}
 	if len(outside) == 0 {
 		return
 	}
-	slices.Sort(outside)
-	median := outside[len(outside)/2]
-	if len(outside)%2 == 0 {
-		median = (outside[len(outside)/2-1] + median) / 2
-	}
 	t.printf("outside the timed phases: launch %.2f s, then %.2f s over %d points (median %.2f s per point)\n",
-		float64(s.LaunchNS)/1e9, float64(sum)/1e9, len(outside), float64(median)/1e9)
+		float64(s.LaunchNS)/1e9, sum, len(outside), report.Median(outside))
 }
 
 // WriteTable prints a whole sweep: what the live table printed, followed
