@@ -94,14 +94,7 @@ func TestKilledRankFailsJob(t *testing.T) {
 // ENOSPC on a small tmpfs ends the run with rank, thread, file and the OS
 // error named; nothing is left running or on disk.
 func TestNoSpaceNamesRankThreadFile(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a small tmpfs for ENOSPC")
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=8m"); err != nil {
-		t.Skipf("cannot mount tmpfs: %v", err)
-	}
-	defer unix.Unmount(dir, unix.MNT_DETACH)
+	dir := smallTmpfs(t, "size=8m")
 	o := harness.RunCmd(t, exec.Command(bin.Path(t), "run", "--local-ranks", "2", "--threads", "2",
 		"--dir", dir, "--total", "32MiB", "--block", "1MiB"), time.Minute)
 	if o.Code != 1 {

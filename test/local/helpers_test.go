@@ -1,9 +1,12 @@
 package local
 
 import (
+	"os"
 	"os/exec"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"ioswarm/result"
 	"ioswarm/test/harness"
@@ -46,4 +49,21 @@ func runIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	cmd.Dir = dir
 	o := harness.RunCmd(t, cmd, 2*time.Minute)
 	return o.Stdout, o.Stderr, o.Code
+}
+
+// smallTmpfs mounts a tmpfs with the given options (a size, an inode
+// count) on a temporary directory for the test, so that a run can be made
+// to fill it; the test is skipped without root. It is unmounted (lazily)
+// when the test ends.
+func smallTmpfs(t *testing.T, options string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to mount a small tmpfs")
+	}
+	dir := t.TempDir()
+	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, options); err != nil {
+		t.Skipf("cannot mount tmpfs: %v", err)
+	}
+	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
+	return dir
 }

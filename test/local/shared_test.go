@@ -1,14 +1,11 @@
 package local
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"ioswarm/figures"
 	"ioswarm/test/harness"
@@ -130,14 +127,7 @@ func TestMetadataPhases(t *testing.T) {
 // a few hundred) fails the run naming rank, thread and the file; every
 // metadata file and directory made before is removed.
 func TestMetadataCreateOutOfInodes(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to mount a tmpfs")
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=64m,nr_inodes=400"); err != nil {
-		t.Skipf("cannot mount tmpfs: %v", err)
-	}
-	defer unix.Unmount(dir, unix.MNT_DETACH)
+	dir := smallTmpfs(t, "size=64m,nr_inodes=400")
 	o := harness.RunCmd(t, exec.Command(bin.Path(t), "run", "--local-ranks", "2", "--threads", "2",
 		"--dir", dir, "--phases", "mdcreate,mddelete", "--files-per-thread", "1000"), time.Minute)
 	if o.Code != 1 {
