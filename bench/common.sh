@@ -66,3 +66,18 @@ drop_caches() {
 cpu_seconds() {
 	awk 'END { printf "%.3f\n", $1 + $2 }' "$1"
 }
+
+# in_turn ROUND FIRST SECOND [ARGS...] runs FIRST then SECOND, each with
+# ARGS, in odd rounds and SECOND then FIRST in even ones (A B B A ...), so
+# neither tool always runs first on fresh files or a cold machine.
+in_turn() {
+	local round=$1 first=$2 second=$3
+	shift 3
+	if ((round % 2)); then
+		"$first" "$@"
+		"$second" "$@"
+	else
+		"$second" "$@"
+		"$first" "$@"
+	fi
+}

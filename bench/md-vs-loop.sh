@@ -67,13 +67,7 @@ read -r first_t _ <<<"$THREADS"
 (RESULTS=/dev/null && run_ioswarm "$first_t" 0 && run_loop "$first_t" 0) # warm-up, discarded
 for t in $THREADS; do
 	for ((round = 1; round <= ROUNDS; round++)); do
-		if ((round % 2)); then
-			run_ioswarm "$t" "$round"
-			run_loop "$t" "$round"
-		else
-			run_loop "$t" "$round"
-			run_ioswarm "$t" "$round"
-		fi
+		in_turn "$round" run_ioswarm run_loop "$t" "$round"
 		tail -n 2 "$RESULTS" | sort | awk -F'\t' '{ printf "  %s threads round %s  %-7s  create %.0f/s  stat %.0f/s  delete %.0f/s\n", $2, $3, $1, $4, $5, $6 }'
 	done
 done

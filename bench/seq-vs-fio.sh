@@ -204,13 +204,7 @@ read -r first_t _ <<<"$THREADS"
 for mode in $MODES; do
 	for t in $THREADS; do
 		for ((round = 1; round <= ROUNDS; round++)); do
-			if ((round % 2)); then
-				run_ioswarm "$mode" "$t" "$round"
-				run_fio "$mode" "$t" "$round"
-			else
-				run_fio "$mode" "$t" "$round"
-				run_ioswarm "$mode" "$t" "$round"
-			fi
+			in_turn "$round" run_ioswarm run_fio "$mode" "$t" "$round"
 			tail -n 2 "$RESULTS" | sort | awk -F'\t' '{ printf "  %-8s %s threads round %s  %-7s  write %.3f GB/s  read %.3f GB/s\n", $2, $3, $4, $1, $5 / 1e9, $6 / 1e9 }'
 			same_files "$mode" "$t" "$round"
 			tail -n 1 "$RESULTS" | awk -F'\t' '{ printf "  %-8s %s threads round %s  same files: ioswarm read %.3f GB/s, fio read %.3f GB/s\n", $2, $3, $4, $5 / 1e9, $6 / 1e9 }'

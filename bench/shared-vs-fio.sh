@@ -85,13 +85,7 @@ read -r first_t _ <<<"$THREADS"
 (RESULTS=/dev/null && run_ioswarm "$first_t" 0 && run_fio "$first_t" 0) # warm-up, discarded
 for t in $THREADS; do
 	for ((round = 1; round <= ROUNDS; round++)); do
-		if ((round % 2)); then
-			run_ioswarm "$t" "$round"
-			run_fio "$t" "$round"
-		else
-			run_fio "$t" "$round"
-			run_ioswarm "$t" "$round"
-		fi
+		in_turn "$round" run_ioswarm run_fio "$t" "$round"
 		tail -n 2 "$RESULTS" | sort | awk -F'\t' '{ printf "  %s threads round %s  %-7s  write %.3f GB/s  read %.3f GB/s\n", $2, $3, $1, $4 / 1e9, $5 / 1e9 }'
 	done
 done

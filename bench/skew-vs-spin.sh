@@ -58,13 +58,7 @@ run_spin() {
 echo "skew-vs-spin: $THREADS threads, ${TOTAL_MIB} MiB in all, $ROUNDS rounds, in $WORK"
 (RESULTS=/dev/null && run_ioswarm 0 && run_spin 0) # warm-up, discarded
 for ((round = 1; round <= ROUNDS; round++)); do
-	if ((round % 2)); then
-		run_ioswarm "$round"
-		run_spin "$round"
-	else
-		run_spin "$round"
-		run_ioswarm "$round"
-	fi
+	in_turn "$round" run_ioswarm run_spin "$round"
 	tail -n 2 "$RESULTS" | sort | awk -F'\t' '{ printf "  round %s  %-7s  write skew %.3f ms  read skew %.3f ms\n", $2, $1, $3 / 1e6, $4 / 1e6 }'
 done
 
