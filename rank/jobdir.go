@@ -119,6 +119,23 @@ func (d *dirHandle) size(path string) (int64, error) {
 	return st.Size, nil
 }
 
+// put writes data into the file name in d, made or truncated, as
+// os.WriteFile does.
+func (d *dirHandle) put(name string, data []byte) error {
+	fd, err := unix.Openat(d.fd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return &os.PathError{Op: "create", Path: filepath.Join(d.path, name), Err: err}
+	}
+	err = pwriteFull(fd, data, 0)
+	if cerr := unix.Close(fd); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return &os.PathError{Op: "write", Path: filepath.Join(d.path, name), Err: err}
+	}
+	return nil
+}
+
 // writeFile writes data to path in d, whole or not at all (a temporary
 // name, then a rename in the same directory).
 func (d *dirHandle) writeFile(path string, data []byte) error {
@@ -127,22 +144,16 @@ func (d *dirHandle) writeFile(path string, data []byte) error {
 		return err
 	}
 	tmp := n + ".tmp"
-	fd, err := unix.Openat(d.fd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_TRUNC|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
-	if err != nil {
-		return &os.PathError{Op: "create", Path: path + ".tmp", Err: err}
-	}
-	err = pwriteFull(fd, data, 0)
-	if cerr := unix.Close(fd); err == nil {
-		err = cerr
-	}
+	err = d.put(tmp, data)
 	if err == nil {
-		err = unix.Renameat(d.fd, tmp, d.fd, n)
+		if err = unix.Renameat(d.fd, tmp, d.fd, n); err != nil {
+			err = &os.PathError{Op: "write", Path: path, Err: err}
+		}
 	}
 	if err != nil {
 		unix.Unlinkat(d.fd, tmp, 0)
-		return &os.PathError{Op: "write", Path: path, Err: err}
 	}
-	return nil
+	return err
 }
 
 // mkdir makes the directory name in d (an existing one is kept: another

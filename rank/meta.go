@@ -94,7 +94,9 @@ func (s *state) prepareMD(phase wire.Phase) error {
 	data := make([]byte, s.job.MDSize)
 	s.mdAny = true
 	if err := s.eachMDWorker("prefill", func(w *worker, p string) error {
-		return w.mdDir.writeFile(filepath.Join(w.mdDir.path, p), w.mdData(data))
+		// Written in place, as mdcreate writes them: a temporary name
+		// would be one cleanup does not know.
+		return w.mdDir.put(p, w.mdData(data))
 	}); err != nil {
 		return err
 	}
