@@ -36,7 +36,7 @@ func checkOutputs(stderr io.Writer, paths ...outputPath) error {
 		case err == nil:
 			f, err := os.OpenFile(p.path, os.O_WRONLY, 0)
 			if err != nil {
-				return usage.Errorf("--%s %s: cannot be written: %w", p.flag, p.path, errors.Unwrap(err))
+				return usage.Errorf("--%s %s: cannot be written: %w", p.flag, p.path, unwrapPath(err))
 			}
 			f.Close()
 			if p.replaced && p.flag == "output" {
