@@ -3,6 +3,7 @@ package rank
 import (
 	"errors"
 	"fmt"
+	"runtime"
 
 	"golang.org/x/sys/unix"
 
@@ -89,6 +90,14 @@ type uringJob struct {
 // is counted after the timing ended. It returns the operations timed.
 func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (int64, error) {
 	u.reset()
+	// The ring takes submissions from one thread only (see uring.New):
+	// the first loop binds it to this one, which the worker keeps for the
+	// phase (runWorkers locks it; yields keep it, see account).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := u.r.Bind(); err != nil {
+		return 0, fmt.Errorf("%s %s: %w", p.name, job.src.path, err)
+	}
 	op := uint8(uring.OpRead)
 	switch {
 	case job.write && u.fixed:

@@ -3,6 +3,7 @@ package rank
 import (
 	"errors"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -26,6 +27,10 @@ func uringWorker(t *testing.T, w *worker, depth int, size int64) {
 	}
 	w.uring = u
 	t.Cleanup(func() { u.close(); w.uring = nil })
+	// The first phase binds the ring to the thread it runs on; the
+	// test's later phases must run there too, as a worker's do.
+	runtime.LockOSThread()
+	t.Cleanup(runtime.UnlockOSThread)
 }
 
 // refill puts the pattern at offset 0 back in every slot buffer, as each

@@ -223,7 +223,9 @@ func (w *worker) account(p *phaseParams, t0, t1, ops, bytes int64, more bool) bo
 	}
 	w.log.add(ops, t1)
 	if t1 >= w.yieldAt {
-		yield(p.locked)
+		// A worker with a ring yields without letting its thread go:
+		// the ring takes submissions from that thread alone.
+		yield(p.locked && w.uring == nil)
 		w.yieldAt = t1 + yieldEvery
 	}
 	if more && p.stonewall != 0 && t1 >= p.stonewall {

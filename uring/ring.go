@@ -31,6 +31,13 @@ type Ring struct {
 	entries uint32
 	pending uint32 // SQEs filled but not yet submitted
 	single  bool   // one mapping holds both rings
+
+	// owned: the ring was set up for a single issuing thread with its
+	// completions deferred to that thread's entries into the kernel
+	// (SINGLE_ISSUER|DEFER_TASKRUN, as fio sets them); it is created
+	// disabled and Bind gives it to the calling thread.
+	owned bool
+	bound bool
 }
 
 // The kernel ABI (include/uapi/linux/io_uring.h), fixed for every
@@ -85,7 +92,12 @@ const (
 
 	featSingleMmap = 1 << 0 // IORING_FEAT_SINGLE_MMAP
 
-	setupCoopTaskrun = 1 << 8 // IORING_SETUP_COOP_TASKRUN
+	setupRDisabled    = 1 << 6  // IORING_SETUP_R_DISABLED
+	setupCoopTaskrun  = 1 << 8  // IORING_SETUP_COOP_TASKRUN
+	setupSingleIssuer = 1 << 12 // IORING_SETUP_SINGLE_ISSUER
+	setupDeferTaskrun = 1 << 13 // IORING_SETUP_DEFER_TASKRUN
+
+	registerEnableRings = 12 // IORING_REGISTER_ENABLE_RINGS
 
 	registerBuffers = 0 // IORING_REGISTER_BUFFERS
 
@@ -97,21 +109,36 @@ const (
 // ErrUnavailable marks a kernel or sandbox without io_uring.
 var ErrUnavailable = errors.New("io_uring unavailable")
 
-// New sets up a ring of at least entries submissions.
+// New sets up a ring of at least entries submissions. Where the kernel
+// allows it (6.1 on), the ring belongs to one thread: Bind must be called
+// on the thread that will submit, locked to it, before the first Prepare.
 func New(entries uint32) (*Ring, error) {
-	// COOP_TASKRUN: completions wait for the thread's next entry into the
-	// kernel instead of interrupting it, which is when this engine looks
-	// for them anyway. Kernels before 5.19 refuse the flag: then none.
-	p := uringParams{flags: setupCoopTaskrun}
-	fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(entries), uintptr(unsafe.Pointer(&p)), 0)
-	if errno == unix.EINVAL {
-		p = uringParams{}
+	// In the order tried, each kernel taking the first it knows:
+	// - SINGLE_ISSUER|DEFER_TASKRUN: completions are posted only when the
+	//   owning thread enters the kernel to look for them, in a batch, with
+	//   no task work queued to it from interrupts: the least work per
+	//   operation, and what fio asks for. The ring starts disabled, since
+	//   it is made before the phase's threads run, and its thread enables
+	//   it (Bind).
+	// - COOP_TASKRUN (5.19): completions wait for the thread's next entry
+	//   instead of interrupting it.
+	// - nothing.
+	var (
+		p     uringParams
+		fd    uintptr
+		errno unix.Errno
+	)
+	for _, flags := range []uint32{setupRDisabled | setupSingleIssuer | setupDeferTaskrun | setupCoopTaskrun, setupCoopTaskrun, 0} {
+		p = uringParams{flags: flags}
 		fd, _, errno = unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(entries), uintptr(unsafe.Pointer(&p)), 0)
+		if errno != unix.EINVAL {
+			break
+		}
 	}
 	if errno != 0 {
 		return nil, uringSetupError(errno)
 	}
-	r := &Ring{fd: int(fd), entries: p.sqEntries}
+	r := &Ring{fd: int(fd), entries: p.sqEntries, owned: p.flags&setupDeferTaskrun != 0}
 	if p.sqEntries < entries {
 		r.Close()
 		return nil, fmt.Errorf("%w: asked for %d entries, got %d", ErrUnavailable, entries, p.sqEntries)
@@ -122,6 +149,25 @@ func New(entries uint32) (*Ring, error) {
 	}
 	return r, nil
 }
+
+// Bind gives the ring to the calling thread, which alone submits to it
+// from then on; the caller must stay locked to its OS thread
+// (runtime.LockOSThread) for as long as it uses the ring. A second call
+// does nothing, as does a call on a ring not set up for one thread.
+func (r *Ring) Bind() error {
+	if !r.owned || r.bound {
+		return nil
+	}
+	_, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), registerEnableRings, 0, 0, 0, 0)
+	if errno != 0 {
+		return fmt.Errorf("io_uring: enable the ring: %w", errno)
+	}
+	r.bound = true
+	return nil
+}
+
+// Owned says whether the ring belongs to the one thread that binds it.
+func (r *Ring) Owned() bool { return r.owned }
 
 // UringAvailable says whether this process can use io_uring: "" when it
 // can, else the reason.
@@ -233,17 +279,27 @@ func (r *Ring) Prepare(op uint8, fd int, bufIndex uint16, buf []byte, off int64,
 // submitAndWait submits what is pending and waits until at least wait
 // completions are ready.
 func (r *Ring) SubmitAndWait(wait uint32) error {
+	flags := uintptr(0)
+	// A ring with deferred completions posts them only on an entry that
+	// asks for events, even one that waits for none.
+	if wait > 0 || r.owned {
+		flags = enterGetEvents
+	}
 	for {
-		flags := uintptr(0)
-		if wait > 0 {
-			flags = enterGetEvents
-		}
 		n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.pending), uintptr(wait), flags, 0, 0)
-		if errno == unix.EINTR {
-			r.pending -= uint32(n)
+		switch errno {
+		case 0:
+		case unix.EINTR:
+			// A signal (the Go runtime's own, among others) cut the
+			// wait short before anything was submitted: the kernel
+			// reports a count instead when it had submitted some, and n
+			// is no count here.
 			continue
-		}
-		if errno != 0 {
+		case unix.EEXIST:
+			return fmt.Errorf("io_uring_enter: the ring belongs to another thread (%w)", errno)
+		case unix.EBADFD:
+			return fmt.Errorf("io_uring_enter: the ring was not yet bound to its thread (%w)", errno)
+		default:
 			return fmt.Errorf("io_uring_enter: %w", errno)
 		}
 		r.pending -= uint32(n)

@@ -2,8 +2,10 @@ package uring
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -35,6 +37,11 @@ func TestRingReadsAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := r.Bind(); err != nil {
+		t.Fatal(err)
+	}
 	if Available() != "" {
 		t.Errorf("a ring was set up but Available says %q", Available())
 	}
@@ -63,5 +70,82 @@ func TestRingReadsAFile(t *testing.T) {
 	r.Consumed(tail)
 	if head, tail := r.Ready(); head != tail {
 		t.Errorf("completions left after Consumed")
+	}
+}
+
+// boundRing is a ring of entries bound to the test's thread, which stays
+// locked to it until the test ends.
+func boundRing(t *testing.T, entries uint32) *Ring {
+	t.Helper()
+	r, err := New(entries)
+	if errors.Is(err, ErrUnavailable) {
+		t.Skipf("io_uring unavailable here: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	runtime.LockOSThread()
+	t.Cleanup(runtime.UnlockOSThread)
+	if err := r.Bind(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// A wait cut short by a signal submitted nothing, and must not count a
+// submission: the Go runtime signals its threads on its own (SIGURG), and
+// a miscount made the next wait return at once with nothing ready and the
+// next submission spin for ever.
+func TestInterruptedWaitCountsNothing(t *testing.T) {
+	r := boundRing(t, 2)
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(p[0])
+	defer unix.Close(p[1])
+	buf := make([]byte, 1)
+	r.Prepare(OpRead, p[0], 0, buf, 0, 7) // stays in flight: the pipe is empty
+	if err := r.SubmitAndWait(0); err != nil {
+		t.Fatal(err)
+	}
+	pid, tid := unix.Getpid(), unix.Gettid()
+	go func() {
+		for i := 0; i < 5; i++ {
+			time.Sleep(20 * time.Millisecond)
+			_ = unix.Tgkill(pid, tid, unix.SIGURG)
+		}
+		time.Sleep(20 * time.Millisecond)
+		_, _ = unix.Write(p[1], []byte{'x'})
+	}()
+	if err := r.SubmitAndWait(1); err != nil {
+		t.Fatal(err)
+	}
+	head, tail := r.Ready()
+	if tail-head != 1 || r.pending != 0 {
+		t.Fatalf("after the interrupted wait: %d completions ready, %d counted pending; want 1 and 0", tail-head, r.pending)
+	}
+	if c := r.At(head); c.UserData != 7 || c.Res != 1 || buf[0] != 'x' {
+		t.Errorf("completion %+v, read %q", *c, buf)
+	}
+}
+
+// A ring set up for one thread refuses another's submissions, with words
+// that say so; the engine relies on each worker keeping its thread.
+func TestOwnedRingRefusesAnotherThread(t *testing.T) {
+	r := boundRing(t, 2)
+	if !r.Owned() {
+		t.Skip("this kernel has no single-issuer rings (before 6.1)")
+	}
+	errc := make(chan error)
+	go func() {
+		runtime.LockOSThread() // a thread of its own, never the test's
+		defer runtime.UnlockOSThread()
+		errc <- r.SubmitAndWait(0)
+	}()
+	err := <-errc
+	if !errors.Is(err, unix.EEXIST) || !strings.Contains(err.Error(), "another thread") {
+		t.Errorf("a submission from another thread: %v, want EEXIST naming the cause", err)
 	}
 }
