@@ -27,6 +27,7 @@ func newApp() *cli.App {
 			hostsCommand(),
 			versionCommand(),
 			rankCommand(),
+			serveCopyCommand(),
 			cleanupCommand(),
 			helpCommand(),
 		},

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -238,5 +241,47 @@ func TestIOzoneFlags(t *testing.T) {
 		if !usage.Is(err) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want a usage error with %q", args, err, want)
 		}
+	}
+}
+
+// serve-copy reads its token, says its port, sends its image to whoever
+// presents the token, and stops when its input ends.
+func TestServeCopyServesUntilInputEnds(t *testing.T) {
+	image := filepath.Join(t.TempDir(), "image")
+	data := []byte(strings.Repeat("build", 1000))
+	if err := os.WriteFile(image, data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	token := strings.Repeat("ab", 16)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- runServeCopy(context.Background(), inR, outW, image) }()
+	if _, err := io.WriteString(inW, token+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "serving ") {
+		t.Fatalf("first line %q (%v), want serving PORT", line, err)
+	}
+	port := strings.TrimSpace(strings.TrimPrefix(line, "serving "))
+	c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.WriteString(c, token+"\n")
+	got, _ := io.ReadAll(c)
+	c.Close()
+	if !bytes.Equal(got, data) {
+		t.Errorf("fetched %d bytes, want the image's %d", len(got), len(data))
+	}
+	inW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve-copy: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve-copy still runs 10 s after its input ended")
 	}
 }

@@ -130,6 +130,7 @@ type launchOptions struct {
 	Hosts, Launcher, SSHUser, Identity, SSHConfig, RemoteBin, Listen string
 	ConnectTimeout                                                   time.Duration
 	SSHFanout                                                        int
+	CopyTree                                                         bool
 	// HostsGiven is true when --hosts was given, even as "".
 	HostsGiven bool
 }
@@ -145,6 +146,7 @@ func launchFlags(o *launchOptions) []cli.Flag {
 		&cli.StringFlag{Name: "ssh-config", Destination: &o.SSHConfig, Category: catSSH, Usage: "ssh_config `FILE` to read instead of ~/.ssh/config and /etc/ssh/ssh_config"},
 		&cli.DurationFlag{Name: "connect-timeout", Value: 10 * time.Second, Destination: &o.ConnectTimeout, Category: catSSH, Usage: "per node: connect, handshake and log in within this; a connection silent this long is dropped"},
 		&cli.IntFlag{Name: "ssh-fanout", Value: 32, Destination: &o.SSHFanout, Category: catSSH, Usage: "nodes contacted at once"},
+		&cli.BoolFlag{Name: "copy-tree", Value: true, Destination: &o.CopyTree, Category: catSSH, Usage: "nodes that need this build stream it from the coordinator or from nodes that have it, verified by SHA-256 (needs bash and timeout on the nodes and TCP between them; any node that cannot gets it over SSH); --copy-tree=false sends every copy over SSH"},
 	}
 }
 

@@ -89,7 +89,7 @@ func sshFrom(o *launchOptions, adv string, log *launcher.LineWriter) (*launcher.
 	l := &launcher.SSH{
 		Binary: self.Path, BinaryHash: self.Hash, RemoteBin: o.RemoteBin, User: o.SSHUser, Advertise: adv,
 		Home: home, LocalUser: localUser(), AgentSocket: os.Getenv("SSH_AUTH_SOCK"),
-		ConnectTimeout: o.ConnectTimeout, Fanout: o.SSHFanout, Log: log,
+		ConnectTimeout: o.ConnectTimeout, Fanout: o.SSHFanout, Tree: o.CopyTree, Log: log,
 		ConfigFiles: []string{filepath.Join(home, ".ssh", "config"), "/etc/ssh/ssh_config"},
 	}
 	if f := o.SSHConfig; f != "" {

@@ -191,6 +191,10 @@ def runs(tool, t):
     return {r[2]: r for r in rows if r[0] == tool and r[1] == t}
 def med(tool, t, col):
     return st.median(float(r[col]) for r in runs(tool, t).values())
+def spread(t, col):  # the lowest and highest of the rounds' own ratios (both tools ran side by side)
+    a, b = runs("ioswarm", t), runs("fio", t)
+    ratios = [float(a[k][col]) / float(b[k][col]) for k in a if k in b]
+    return f"{min(ratios):.2f}-{max(ratios):.2f}"
 def cpu(tool, t):  # CPU seconds per million operations, per run, then the median
     return st.median(float(r[7]) / float(r[8]) * 1e6 for r in runs(tool, t).values())
 def net(tool, t):  # the same, the round's fixed-cost run taken off first
@@ -201,12 +205,13 @@ threads = sorted({r[1] for r in rows if not r[0].endswith("-fixed")}, key=lambda
 n = len({r[2] for r in rows})
 print()
 print(f"medians of {n} rounds; IOPS, p99 in µs, CPU s per million ops; ratio = ioswarm / fio; points are threads[@iodepth]")
-print(f"{'threads':>7} {'phase':>9} | {'IOPS ioswarm':>12} {'fio':>9} {'ratio':>6} | {'p99 ioswarm':>11} {'fio':>8} {'ratio':>6}")
+print("rounds: the lowest and highest of the per-round IOPS ratios, the two tools side by side in each round")
+print(f"{'threads':>7} {'phase':>9} | {'IOPS ioswarm':>12} {'fio':>9} {'ratio':>6} {'rounds':>9} | {'p99 ioswarm':>11} {'fio':>8} {'ratio':>6}")
 for t in threads:
     for name, icol, pcol in (("randwrite", 3, 5), ("randread", 4, 6)):
         a, b = med("ioswarm", t, icol), med("fio", t, icol)
         pa, pb = med("ioswarm", t, pcol) / 1e3, med("fio", t, pcol) / 1e3
-        print(f"{t:>7} {name:>9} | {a:>12.0f} {b:>9.0f} {a / b:>6.3f} | {pa:>11.1f} {pb:>8.1f} {pa / pb:>6.3f}")
+        print(f"{t:>7} {name:>9} | {a:>12.0f} {b:>9.0f} {a / b:>6.3f} {spread(t, icol):>9} | {pa:>11.1f} {pb:>8.1f} {pa / pb:>6.3f}")
 print()
 print("CPU s per million ops of both phases: whole process tree, and net of each run's fixed cost")
 print(f"{'threads':>7} | {'whole ioswarm':>13} {'fio':>7} {'ratio':>6} | {'net ioswarm':>11} {'fio':>7} {'ratio':>6}")

@@ -30,6 +30,7 @@ type SSH struct {
 	ConnectTimeout time.Duration // per node: TCP, handshake and login; keepalive limit
 	Fanout         int           // nodes contacted at once
 	Advertise      string        // address ranks dial back ("" = this end of each connection)
+	Tree           bool          // copies spread from node to node (ssh_tree.go); false: all over SSH
 	Log            *LineWriter
 	Grace          time.Duration // Stop's wait between steps
 
@@ -76,7 +77,11 @@ func (l *SSH) Prepare(ctx context.Context, targets []Target) ([]string, error) {
 	begin := time.Now()
 	groups := groupTargets(targets)
 	var st placeStats
+	if l.Tree && l.RemoteBin == "" {
+		st.tree = newCopyTree(l.build.path, l.Log)
+	}
 	herrs := l.prepareAll(ctx, groups, &st)
+	st.tree.close()
 	l.logPlacement(len(groups), time.Since(begin), &st)
 	if len(herrs) > 0 {
 		return nil, herrs

@@ -174,16 +174,39 @@ var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 
 // build removed that is still wanted is just copied again. Only
 // directories named like a SHA-256 are candidates. No script uses "!",
 // which csh expands even inside single quotes.
-var copyScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
-	`mkdir -p "$d/$1" || exit 1; b=$(priv "$d" "$d/$1"); [ -n "$b" ] && { echo "$b"; exit 0; }; ` +
-	`chmod 700 "$d" "$d/$1" || exit 1; sweep "$d"; ` +
-	`t="$d/$1/.ioswarm.part.$n.$$"; trap 'rm -f "$t"' EXIT; trap 'rm -f "$t"; exit 1' HUP INT TERM PIPE; ` +
-	`cat >"$t" || exit 1; r=$(sha <"$t") || exit 1; ` +
-	`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
-	`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" || exit 1; ` +
-	`f=$(fid "$d/$1/ioswarm") && printf '%s %s\n' "$1" "$f" >"$d/$1/ioswarm.verified.$n"; ` +
-	`for o in "$d"/*; do b=${o##*/}; [ "$b" = "$1" ] && continue; [ ${#b} = 64 ] && [ -f "$o/ioswarm" ] && ` +
-	`[ -n "$(find "$o/ioswarm" -atime +30 2>/dev/null)" ] && rm -rf "$o"; done; echo placed`
+var copyScript = placeScript(`cat >"$t" || exit 1; `)
+
+// fetchScript is copyScript receiving the binary from another node's copy
+// server (binserve) at host $2, port $3 instead of on standard input,
+// which carries the server's token instead. The stream is a bash
+// /dev/tcp socket, bounded by coreutils' timeout (which ends its whole
+// process group); a node without either exits 5, a stream that fails
+// exits 4, and the copy is then sent over SSH. The SHA-256 check is the
+// same, so what a stream delivers is kept only if it is this build.
+var fetchScript = placeScript(`read -r k || exit 1; ` +
+	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || exit 5; ` +
+	`timeout ` + strconv.Itoa(int(fetchTimeout/time.Second)) + ` bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' ` +
+	`"$2" "$3" "$k" >"$t" || exit 4; `)
+
+// fetchTimeout bounds one fetch from another node: 16 MiB take well under
+// a second on a cluster network, and a server that stopped answering must
+// not hold the node long before it gets its copy over SSH.
+const fetchTimeout = 30 * time.Second
+
+// placeScript is the script that places a copy received by receive, which
+// writes it to "$t".
+func placeScript(receive string) string {
+	return shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
+		`mkdir -p "$d/$1" || exit 1; b=$(priv "$d" "$d/$1"); [ -n "$b" ] && { echo "$b"; exit 0; }; ` +
+		`chmod 700 "$d" "$d/$1" || exit 1; sweep "$d"; ` +
+		`t="$d/$1/.ioswarm.part.$n.$$"; trap 'rm -f "$t"' EXIT; trap 'rm -f "$t"; exit 1' HUP INT TERM PIPE; ` +
+		receive + `r=$(sha <"$t") || exit 1; ` +
+		`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
+		`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" || exit 1; ` +
+		`f=$(fid "$d/$1/ioswarm") && printf '%s %s\n' "$1" "$f" >"$d/$1/ioswarm.verified.$n"; ` +
+		`for o in "$d"/*; do b=${o##*/}; [ "$b" = "$1" ] && continue; [ ${#b} = 64 ] && [ -f "$o/ioswarm" ] && ` +
+		`[ -n "$(find "$o/ioswarm" -atime +30 2>/dev/null)" ] && rm -rf "$o"; done; echo placed`
+}
 
 // probeCommand and copyCommand are the command lines of the two scripts.
 // Only a probe that looks at the cached copy makes the cache's tag: with
@@ -200,3 +223,8 @@ func probeCommand(hash string, paths []string) string {
 const probeTagSlot = `: tag; `
 
 func copyCommand(hash string) string { return shScript(copyScript, hash) }
+
+// fetchCommand is the command line of fetchScript from host:port.
+func fetchCommand(hash, host string, port int) string {
+	return shScript(fetchScript, hash, host, strconv.Itoa(port))
+}

@@ -17,7 +17,9 @@ import (
 // holds the copies under way by cache directory.
 type placeStats struct {
 	copied, cached, viaShared, preinstalled, failed atomic.Int32
+	fetched                                         atomic.Int32 // of copied: from the tree's servers, not over SSH
 	copies                                          sharedCopies
+	tree                                            *copyTree // nil: every copy over SSH
 }
 
 // prepareGroup connects to one node (more connections when it runs many
@@ -170,10 +172,24 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswe
 	default:
 		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, shortHash(state), shortHash(hash))
 	}
-	if err := l.copyOnce(ctx, c, ans.tag, st); err != nil {
+	if err := l.copyOnce(ctx, c, ans.tag, cached, st); err != nil {
 		return "", err
 	}
 	return cached, nil
+}
+
+// deliver puts this build at cached on c's node: from the copy tree's
+// servers where it can, else over SSH.
+func (l *SSH) deliver(ctx context.Context, c *sshConn, cached string, st *placeStats) error {
+	ok, err := l.fetch(ctx, c, cached, st.tree)
+	if err != nil {
+		return err
+	}
+	if ok {
+		st.fetched.Add(1)
+		return nil
+	}
+	return l.copyTo(ctx, c)
 }
 
 // copyTo streams the binary to the node's cache; the node checks the
@@ -238,6 +254,11 @@ func (l *SSH) logPlacement(groups int, took time.Duration, st *placeStats) {
 		if sh > 0 {
 			msg += fmt.Sprintf(", found in a home shared with a node copied to on %d", sh)
 		}
+	}
+	if f := st.fetched.Load(); f > 0 {
+		root, nodes := st.tree.counts()
+		msg += fmt.Sprintf("; streamed to %d (%d from the coordinator, %d from other nodes), %d over SSH",
+			f, root, nodes, st.copied.Load()-f)
 	}
 	if n := st.preinstalled.Load(); n > 0 {
 		msg += fmt.Sprintf("; preinstalled binary on %d", n)

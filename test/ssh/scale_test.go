@@ -41,6 +41,13 @@ func TestSixtyFourNodesColdThenWarm(t *testing.T) {
 		if !strings.Contains(got.Stderr, c.says) {
 			t.Errorf("%s run: no %q; stderr:\n%s", c.name, c.says, got.Stderr)
 		}
+		// Cold, the copies spread from node to node: the coordinator
+		// sends a few, the nodes that have one the rest.
+		if tree := fmt.Sprintf("streamed to %d (", nodes); c.name == "cold" &&
+			(!strings.Contains(got.Stderr, tree) || strings.Contains(got.Stderr, " 0 from other nodes")) {
+			t.Errorf("cold run: the copies did not spread from node to node (want %q and more than 0 from other nodes); stderr:\n%s",
+				tree, got.Stderr)
+		}
 		job := harness.LoadResult(t, out)
 		if !job.Complete || len(job.Hosts) != nodes {
 			t.Fatalf("%s run: complete %v, %d nodes in the result, want %d", c.name, job.Complete, len(job.Hosts), nodes)
@@ -57,6 +64,11 @@ func TestSixtyFourNodesColdThenWarm(t *testing.T) {
 		}
 		e.waitNothingLeft(t, 10*time.Second)
 		t.Logf("%s run of %d nodes: %.2f s in all", c.name, nodes, took.Seconds())
+		for _, line := range strings.Split(got.Stderr, "\n") {
+			if strings.Contains(line, "nodes ready") {
+				t.Logf("%s run: %s", c.name, line)
+			}
+		}
 	}
 
 	// A rank killed mid-run at this scale still ends the job within the

@@ -1,0 +1,116 @@
+package launcher
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fetches counts the fetch scripts a test server was asked to run.
+func fetches(s *testServer) int {
+	n := 0
+	for _, c := range s.seen() {
+		if strings.Contains(c, "/dev/tcp/") {
+			n++
+		}
+	}
+	return n
+}
+
+// needsStreamTools skips where this machine lacks what a node needs to
+// fetch a stream.
+func needsStreamTools(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"bash", "timeout"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed here: nodes without it get their copy over SSH", tool)
+		}
+	}
+}
+
+// With the tree, a node that needs the build streams it from the
+// coordinator's server, checks it and places it; nothing goes over SSH.
+func TestSSHTreeStreamsTheCopy(t *testing.T) {
+	needsStreamTools(t)
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	var log sshLog
+	l := testSSH(t, s, bin, &log)
+	l.Tree = true
+	mustPrepare(t, l, sshTarget(s, 0))
+	b, _ := inspectBinary(bin, "")
+	got, err := os.ReadFile(filepath.Join(s.home, cacheDir(b.hash), "ioswarm"))
+	want, _ := os.ReadFile(bin)
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("the cached copy is not the build (%v); log:\n%s", err, log.String())
+	}
+	if fetches(s) != 1 || copies(s) != 0 {
+		t.Errorf("%d fetches and %d SSH copies, want 1 and 0", fetches(s), copies(s))
+	}
+	if !strings.Contains(log.String(), "copied to 1, already cached on 0; streamed to 1 (1 from the coordinator, 0 from other nodes), 0 over SSH") {
+		t.Errorf("log does not say the copy was streamed:\n%s", log.String())
+	}
+}
+
+// refusedPort is a local port nothing listens on.
+func refusedPort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	return port
+}
+
+// A stream that fails leaves the node to an SSH copy, with a note naming
+// the node and the server; after two such failures and no success the
+// coordinator's server is tried no more, so a site that blocks the
+// streams pays for two attempts, not one per node.
+func TestSSHTreeFallsBackToSSH(t *testing.T) {
+	needsStreamTools(t)
+	_, user := newKey(t)
+	servers := []*testServer{newTestServerFor(t, user), newTestServerFor(t, user), newTestServerFor(t, user)}
+	bin := writeFakeRank(t)
+	var log sshLog
+	l := testSSH(t, servers[0], bin, &log)
+	l.Tree, l.Fanout = true, 1 // one node after another: the order of failures is known
+	known := ""
+	for _, s := range servers {
+		k, _ := os.ReadFile(s.known)
+		known += string(k)
+	}
+	if err := os.WriteFile(servers[0].known, []byte(known), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	targets := []Target{sshTarget(servers[0], 0), sshTarget(servers[1], 1), sshTarget(servers[2], 2)}
+	if err := l.init(targets); err != nil {
+		t.Fatal(err)
+	}
+	st := placeStats{tree: newCopyTree(bin, l.Log)}
+	st.tree.sources[0].port = refusedPort(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	herrs := l.prepareAll(ctx, groupTargets(targets), &st)
+	st.tree.close()
+	if len(herrs) > 0 {
+		t.Fatalf("Prepare: %v", herrs)
+	}
+	var nfetch, ncopy int
+	for _, s := range servers {
+		nfetch += fetches(s)
+		ncopy += copies(s)
+	}
+	if nfetch != 2 || ncopy != 3 || st.fetched.Load() != 0 {
+		t.Errorf("%d fetches, %d SSH copies, %d streamed; want 2, 3, 0", nfetch, ncopy, st.fetched.Load())
+	}
+	if n := strings.Count(log.String(), "no copy from the coordinator"); n != 2 {
+		t.Errorf("%d notes of a failed stream, want 2:\n%s", n, log.String())
+	}
+}
