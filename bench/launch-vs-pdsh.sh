@@ -25,8 +25,11 @@
 # For scale, each round also times the plain copy a cold launch cannot do
 # without: OpenSSH itself sending the same binary to every node at once
 # (N parallel `ssh NODE 'cat > /tmp/FILE' < ioswarm`, the nodes' private
-# /tmp). The four measurements alternate within each round (pdsh, copy,
-# cold, warm), so machine load affects them alike; the figures are medians.
+# /tmp). Cold launches stream copies from node to node by default
+# (--copy-tree); each round also times a cold launch with every copy over
+# SSH (--copy-tree=false), as before the tree. The five measurements
+# alternate within each round (pdsh, copy, cold, warm, cold over SSH), so
+# machine load affects them alike; the figures are medians.
 # Each ioswarm run's coordinator is also watched until it exits: its peak
 # resident memory (VmHWM) and the most file descriptors it held.
 set -euo pipefail
@@ -81,14 +84,15 @@ now_us() {
 	REPLY=${t/./}
 }
 
-# launch prints the seconds from start until the job directory exists.
+# launch [FLAG...] prints the seconds from start until the job directory
+# exists, then the coordinator's peak RSS (KiB) and most fds held.
 launch() {
 	local start pid dirs
 	now_us
 	start=$REPLY
 	"${HEAD[@]}" "$IOSWARM" run --hosts "$CLUSTER_HOSTS_FILE" --ssh-config "$CLUSTER_SSH_CONFIG" \
 		--threads "$N" --file-size 1MiB --block 1MiB --phases write --no-fsync --drop-caches off \
-		--dir "$DATA" --format csv >/dev/null 2>"$WORK/run.log" &
+		--dir "$DATA" --format csv "$@" >/dev/null 2>"$WORK/run.log" &
 	pid=$!
 	while :; do
 		dirs=("$DATA"/ioswarm-*)
@@ -156,7 +160,7 @@ clear_caches() {
 
 size=$(stat -c %s "$IOSWARM")
 echo "nodes $N, rounds $ROUNDS, binary $((size / 1024 / 1024)) MiB, $(nproc) cores, shared home: ${CLUSTER_SHARED_HOME:-0}" >&2
-pdsh_s=() copy_s=() cold_s=() warm_s=() mem=() fd=()
+pdsh_s=() copy_s=() cold_s=() coldssh_s=() warm_s=() mem=() fd=()
 for ((r = 1; r <= ROUNDS; r++)); do
 	pdsh_s+=("$(pdsh_time)")
 	copy_s+=("$(ssh_copy)")
@@ -165,21 +169,28 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	cold_s+=("$t") mem+=("$h") fd+=("$f")
 	read -r t h f <<<"$(launch)"
 	warm_s+=("$t") mem+=("$h") fd+=("$f")
-	echo "round $r: pdsh ${pdsh_s[-1]} s, ssh copy ${copy_s[-1]} s, cold ${cold_s[-1]} s, warm ${warm_s[-1]} s; coordinator peak RSS ${mem[-2]}/${mem[-1]} KiB, fds ${fd[-2]}/${fd[-1]} (cold/warm)" >&2
+	# Cold again with every copy over SSH (--copy-tree=false): what the
+	# tree of streamed copies saves, in the same round.
+	clear_caches
+	read -r t h f <<<"$(launch --copy-tree=false)"
+	coldssh_s+=("$t") mem+=("$h") fd+=("$f")
+	echo "round $r: pdsh ${pdsh_s[-1]} s, ssh copy ${copy_s[-1]} s, cold ${cold_s[-1]} s, warm ${warm_s[-1]} s, cold over SSH ${coldssh_s[-1]} s; coordinator peak RSS ${mem[-3]}/${mem[-2]}/${mem[-1]} KiB, fds ${fd[-3]}/${fd[-2]}/${fd[-1]} (cold/warm/cold over SSH)" >&2
 done
-python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" "${copy_s[*]}" "${mem[*]}" "${fd[*]}" <<'EOF'
+python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" "${copy_s[*]}" "${mem[*]}" "${fd[*]}" "${coldssh_s[*]}" <<'EOF'
 import statistics, sys
 p, c, w = ([float(x) for x in a.split()] for a in sys.argv[1:4])
 n = sys.argv[4]
 s = [float(x) for x in sys.argv[5].split()]
 mem = [int(x) for x in sys.argv[6].split()]
 fds = [int(x) for x in sys.argv[7].split()]
-mp, mc, mw, ms = (statistics.median(x) for x in (p, c, w, s))
+cs = [float(x) for x in sys.argv[8].split()]
+mp, mc, mw, ms, mcs = (statistics.median(x) for x in (p, c, w, s, cs))
 print(f"median over {len(p)} rounds, {n} nodes:")
 print(f"  pdsh -R ssh -w node[1-{n}] true   {mp:.3f} s  (min {min(p):.3f}, max {max(p):.3f})")
 print(f"  OpenSSH copy of the binary     {ms:.3f} s  (min {min(s):.3f}, max {max(s):.3f})  {ms/mp:.2f}x pdsh")
 print(f"  ioswarm launch-to-ready, cold  {mc:.3f} s  (min {min(c):.3f}, max {max(c):.3f})  {mc/mp:.2f}x pdsh, target <= 2x")
 print(f"  ioswarm launch-to-ready, warm  {mw:.3f} s  (min {min(w):.3f}, max {max(w):.3f})  {mw/mp:.2f}x pdsh, target <= 1x")
+print(f"  cold, every copy over SSH      {mcs:.3f} s  (min {min(cs):.3f}, max {max(cs):.3f})  {mcs/mp:.2f}x pdsh (--copy-tree=false)")
 print(f"  coordinator peak RSS           {max(mem) / 1024:.1f} MiB at most ({max(mem) / int(n):.0f} KiB per node); "
       f"file descriptors {max(fds)} at most ({max(fds) / int(n):.2f} per node)")
 EOF

@@ -180,11 +180,11 @@ var copyScript = placeScript(`cat >"$t" || exit 1; `)
 // server (binserve) at host $2, port $3 instead of on standard input,
 // which carries the server's token instead. The stream is a bash
 // /dev/tcp socket, bounded by coreutils' timeout (which ends its whole
-// process group); a node without either exits 5, a stream that fails
-// exits 4, and the copy is then sent over SSH. The SHA-256 check is the
+// process group); a node without either says "notools", a stream that
+// fails exits 4, and the copy is then sent over SSH. The SHA-256 check is the
 // same, so what a stream delivers is kept only if it is this build.
 var fetchScript = placeScript(`read -r k || exit 1; ` +
-	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || exit 5; ` +
+	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || { echo notools; exit 0; }; ` +
 	`timeout ` + strconv.Itoa(int(fetchTimeout/time.Second)) + ` bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' ` +
 	`"$2" "$3" "$k" >"$t" || exit 4; `)
 

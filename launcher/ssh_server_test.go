@@ -36,6 +36,7 @@ type testServer struct {
 	ln       net.Listener
 	conns    atomic.Int32 // TCP connections accepted
 	noSignal bool         // ignore signal requests, as old OpenSSH does
+	path     string       // PATH for its commands; "" keeps this process's
 	offered  atomic.Int32 // public keys offered by clients
 
 	mu       sync.Mutex
@@ -196,6 +197,9 @@ func (s *testServer) session(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			s.mu.Unlock()
 			cmd = exec.Command("sh", "-c", p.Command)
 			cmd.Env = append(os.Environ(), "HOME="+s.home)
+			if s.path != "" {
+				cmd.Env = append(cmd.Env, "PATH="+s.path)
+			}
 			cmd.Stdout, cmd.Stderr = ch, ch.Stderr()
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			in, _ := cmd.StdinPipe()

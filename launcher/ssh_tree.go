@@ -225,7 +225,11 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, cached string, t *copyTree)
 		return false, unsafeCache(got)
 	}
 	if err != nil || got != "placed" {
-		t.release(s, false)
+		if got == "notools" {
+			t.giveBack(s) // the node's shortcoming, not the server's
+		} else {
+			t.release(s, false)
+		}
 		if ctx.Err() != nil {
 			return false, context.Cause(ctx)
 		}
@@ -242,10 +246,10 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, cached string, t *copyTree)
 // fetchFailure says in a few words why a fetch failed.
 func fetchFailure(err error, out string) string {
 	switch {
+	case err == nil && out == "notools":
+		return "the node lacks bash or timeout"
 	case err == nil:
 		return fmt.Sprintf("unexpected answer %q", out)
-	case strings.Contains(err.Error(), "exit status 5"):
-		return "the node lacks bash or timeout"
 	}
 	return err.Error()
 }

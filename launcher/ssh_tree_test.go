@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,69 @@ func TestSSHTreeFallsBackToSSH(t *testing.T) {
 	}
 	if n := strings.Count(log.String(), "no copy from the coordinator"); n != 2 {
 		t.Errorf("%d notes of a failed stream, want 2:\n%s", n, log.String())
+	}
+}
+
+// pathWithout is a directory of links to every program in this PATH but
+// the ones named: a node that lacks them.
+func pathWithout(t *testing.T, missing ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if slices.Contains(missing, e.Name()) {
+				continue
+			}
+			_ = os.Symlink(filepath.Join(d, e.Name()), filepath.Join(dir, e.Name())) // the first in PATH wins
+		}
+	}
+	return dir
+}
+
+// A node without bash gets its copy over SSH, says why, and is not held
+// against the coordinator's server: after two such nodes, the next node
+// still streams its copy from it.
+func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
+	needsStreamTools(t)
+	_, user := newKey(t)
+	bare := []*testServer{newTestServerFor(t, user), newTestServerFor(t, user)}
+	full := newTestServerFor(t, user)
+	noBash := pathWithout(t, "bash")
+	known := ""
+	for _, s := range append(bare, full) {
+		k, _ := os.ReadFile(s.known)
+		known += string(k)
+	}
+	for _, s := range bare {
+		s.path = noBash
+	}
+	bin := writeFakeRank(t)
+	var log sshLog
+	l := testSSH(t, full, bin, &log)
+	l.Tree = true
+	if err := os.WriteFile(full.known, []byte(known), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := []Target{sshTarget(bare[0], 0), sshTarget(bare[1], 1)}
+	if err := l.init(append(first, sshTarget(full, 2))); err != nil {
+		t.Fatal(err)
+	}
+	st := placeStats{tree: newCopyTree(bin, l.Log)}
+	defer st.tree.close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if herrs := l.prepareAll(ctx, groupTargets(first), &st); len(herrs) > 0 {
+		t.Fatalf("Prepare: %v", herrs)
+	}
+	if herrs := l.prepareAll(ctx, groupTargets([]Target{sshTarget(full, 2)}), &st); len(herrs) > 0 {
+		t.Fatalf("Prepare: %v", herrs)
+	}
+	if copies(bare[0]) != 1 || copies(bare[1]) != 1 || fetches(full) != 1 || copies(full) != 0 {
+		t.Errorf("nodes without bash: %d and %d SSH copies (want 1 each); the other: %d fetches, %d SSH copies (want 1, 0)",
+			copies(bare[0]), copies(bare[1]), fetches(full), copies(full))
+	}
+	if n := strings.Count(log.String(), "the node lacks bash or timeout"); n != 2 {
+		t.Errorf("%d notes saying why, want 2:\n%s", n, log.String())
 	}
 }
