@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,7 +16,8 @@ import (
 // Sixty-four nodes from one command, cold (a copy to every node) and warm
 // (every node holds a verified copy): both complete, every node runs its
 // one thread, the figures recompute, and nothing is left on any node; then
-// a rank killed mid-run ends the job within the fault limit. The times
+// a rank killed mid-run, and a node frozen while caches are dropped, each
+// end the job within the fault limit. The times
 // are logged, not asserted: on a 2-core machine 64 sshds and ranks
 // share two CPUs, and bench/launch-vs-pdsh.sh is where launch speed is
 // measured against pdsh.
@@ -87,5 +89,32 @@ func TestSixtyFourNodesColdThenWarm(t *testing.T) {
 		t.Fatalf("exit %d after %v, want 1 naming %s and rank 36; stderr:\n%s", code, took, victim, msg)
 	}
 	t.Logf("killed rank on %s: the job ended %.2f s later", victim, took.Seconds())
+	e.waitNothingLeft(t, 10*time.Second)
+
+	// A node frozen (every process on it stopped, sshd included) while
+	// the job drops caches before every phase, and the frozen node is the
+	// one that drops the kernel's cache for all (rank 0): named within
+	// the fault limit; once thawed, its rank finds the coordinator gone,
+	// and nothing is left on any node.
+	const frozen = "node1"
+	cmd, stderr = e.startLong(t, "--threads", fmt.Sprint(nodes), "--heartbeat-timeout", heartbeatTimeout, "--drop-caches", "on")
+	if err := e.c.Freeze(frozen); err != nil {
+		t.Fatal(err)
+	}
+	var thawOnce sync.Once
+	thaw := func() {
+		thawOnce.Do(func() {
+			if err := e.c.Thaw(frozen); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	defer thaw()
+	code, took = harness.WaitExit(t, cmd, faultLimit)
+	if msg := stderr.String(); code != 1 || !strings.Contains(msg, "host "+frozen+" rank 0") {
+		t.Fatalf("exit %d after %v, want 1 naming %s rank 0; stderr:\n%s", code, took, frozen, msg)
+	}
+	t.Logf("frozen %s during cache drops: the job ended %.2f s later", frozen, took.Seconds())
+	thaw()
 	e.waitNothingLeft(t, 10*time.Second)
 }
