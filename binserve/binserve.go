@@ -9,7 +9,7 @@
 // The launcher serves from the coordinator, and every node that holds a
 // verified copy serves it to others while the launch lasts (`ioswarm
 // serve-copy`), so that copies spread like a tree instead of all leaving
-// the coordinator's network link.
+// the coordinator's network link. It imports nothing of the project's.
 package binserve
 
 import (

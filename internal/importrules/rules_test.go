@@ -14,6 +14,7 @@ import (
 // listed here has no rule. Keep this table and the doc comments alike.
 var allowed = map[string][]string{
 	"barrier":        {"clock"},
+	"binserve":       {},
 	"chart":          {"result", "study", "units", "wire"},
 	"clock":          {},
 	"coordinator":    {"barrier", "clock", "figures", "histogram", "internal/usage", "launcher", "nodefacts", "result", "selfbin", "units", "wire"},
@@ -22,7 +23,7 @@ var allowed = map[string][]string{
 	"hostlist":       {},
 	"internal/usage": {},
 	"iozone":         {"result", "units"},
-	"launcher":       {"hostlist", "mounts", "units", "clock", "selfbin"},
+	"launcher":       {"binserve", "hostlist", "mounts", "units", "clock", "selfbin"},
 	"mounts":         {},
 	"nodefacts":      {"mounts", "units"},
 	"preflight":      {"clock", "launcher", "mounts", "nodefacts", "units", "uring", "wire"},
