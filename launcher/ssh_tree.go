@@ -300,13 +300,16 @@ func (l *SSH) serveFrom(c *sshConn, exe string, t *copyTree) {
 }
 
 // endSession waits a moment for a server whose input was closed to exit
-// (it does at once), then closes its session regardless.
+// (it does at once, and sshd frees the session with it), then closes the
+// session regardless: a node that does not answer must not hold up the
+// launch, or a Ctrl-C. Its server ends on its own once sshd closes its
+// input, at the latest when the connection goes.
 func endSession(sess *ssh.Session) {
 	done := make(chan struct{})
 	go func() { _ = sess.Wait(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(time.Second):
 	}
 	sess.Close()
 }
