@@ -154,7 +154,7 @@ var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 
 	`for p in "$@"; do s=""; [ -n "$p" ] || { p="$HOME/.cache/ioswarm/$h/ioswarm"; s="$p.verified.$n"; sweep "$HOME/.cache/ioswarm"; }; ` +
 	`if [ -f "$p" ] && [ -x "$p" ]; then ` +
 	`if [ -n "$s" ]; then b=$(priv "$HOME/.cache/ioswarm" "${p%/*}" "$p" "$s"); [ -n "$b" ] && { echo "$b"; continue; }; fi; ` +
-	`if [ -n "$s" ] && f=$(fid "$p") && [ "$(cat "$s" 2>/dev/null)" = "$h $f" ]; then echo "$h"; continue; fi; ` +
+	`if [ -n "$s" ] && f=$(fid "$p") && { v=; read -r v <"$s" || :; } 2>/dev/null && [ "$v" = "$h $f" ]; then echo "$h"; continue; fi; ` +
 	`r=$(sha <"$p") || exit 1; r=${r%% *}; echo "$r"; ` +
 	`if [ -n "$s" ] && [ "$r" = "$h" ] && f=$(fid "$p"); then printf '%s %s\n' "$h" "$f" >"$s" 2>/dev/null; fi; ` +
 	`else echo absent; fi; done`

@@ -107,6 +107,25 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 	if got, err := os.ReadFile(stamp); err != nil || !strings.HasPrefix(string(got), hash+" ") {
 		t.Errorf("this node's stamp %s: %q, %v", stamp, got, err)
 	}
+	// A stamp that names the copy's current identity is believed without
+	// reading the copy: with other bytes in the copy than the hash says,
+	// the probe still answers the stamp's hash. (That is what spares the
+	// hashing; any write to the copy moves its change time and voids it.)
+	cached := filepath.Join(home, cacheDir(hash), "ioswarm")
+	if err := os.WriteFile(cached, []byte("other bytes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fid, err := exec.Command("stat", "-c", "%d %i %s %y %z", cached).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stamp, []byte(hash+" "+string(fid)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err = runUnderSh(t, home, probeCommand(hash, []string{""}), nil)
+	if lines := strings.Split(out, "\n"); err != nil || len(lines) < 4 || lines[3] != hash {
+		t.Errorf("with a matching stamp the probe printed %q (%v: %s); want the stamp's hash, unread", out, err, errOut)
+	}
 }
 
 // Probes that look at one cache directory at the same moment, as nodes
