@@ -65,11 +65,6 @@ func TestSixtyFourNodesColdThenWarm(t *testing.T) {
 			t.Errorf("%s run: figures do not recompute: %v", c.name, err)
 		}
 		e.waitNothingLeft(t, 10*time.Second)
-		// Each rank stamped its hash beside its copy, so the next start
-		// on that node reads no 15 MiB to prove its build.
-		if ls := e.onNode(t, "node5", "sh", "-c", `ls "$HOME"/.cache/ioswarm/*/`); !strings.Contains(ls, "ioswarm.rank-verified.") {
-			t.Errorf("%s run: no rank stamp beside node5's copy: %q", c.name, ls)
-		}
 		t.Logf("%s run of %d nodes: %.2f s in all", c.name, nodes, took.Seconds())
 		for _, line := range strings.Split(got.Stderr, "\n") {
 			if strings.Contains(line, "nodes ready") {
