@@ -182,11 +182,13 @@ var copyScript = placeScript(`cat >"$t" || exit 1; `)
 // /dev/tcp socket, bounded by coreutils' timeout (which ends its whole
 // process group); a node without either says "notools", a stream that
 // fails exits 4, and the copy is then sent over SSH. The SHA-256 check is the
-// same, so what a stream delivers is kept only if it is this build.
-var fetchScript = placeScript(`read -r k || exit 1; ` +
-	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || { echo notools; exit 0; }; ` +
-	`timeout ` + strconv.Itoa(int(fetchTimeout/time.Second)) + ` bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' ` +
-	`"$2" "$3" "$k" >"$t" || exit 4; `)
+// same, so what a stream delivers is kept only if it is this build. With
+// $4 "serve" the script then becomes the node's copy server (its input's
+// second line is the server's token), which saves the node a session.
+var fetchScript = placeScript(`read -r k || exit 1; `+
+	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || { echo notools; exit 0; }; `+
+	`timeout `+strconv.Itoa(int(fetchTimeout/time.Second))+` bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' `+
+	`"$2" "$3" "$k" >"$t" || exit 4; `) + `; [ "$4" = serve ] && exec "$d/$1/ioswarm" serve-copy; exit 0`
 
 // fetchTimeout bounds one fetch from another node: 16 MiB take well under
 // a second on a cluster network, and a server that stopped answering must
@@ -224,7 +226,12 @@ const probeTagSlot = `: tag; `
 
 func copyCommand(hash string) string { return shScript(copyScript, hash) }
 
-// fetchCommand is the command line of fetchScript from host:port.
-func fetchCommand(hash, host string, port int) string {
-	return shScript(fetchScript, hash, host, strconv.Itoa(port))
+// fetchCommand is the command line of fetchScript from host:port; with
+// serve, the node then serves its copy (serve-copy) in the same session.
+func fetchCommand(hash, host string, port int, serve bool) string {
+	mode := "-"
+	if serve {
+		mode = "serve"
+	}
+	return shScript(fetchScript, hash, host, strconv.Itoa(port), mode)
 }

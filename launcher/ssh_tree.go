@@ -3,6 +3,7 @@ package launcher
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -206,8 +207,9 @@ func (t *copyTree) serving() bool {
 
 func (t *copyTree) servingLocked() bool { return t.worked[true] || t.failed[true] < 2 }
 
-// fetch has c's node take its copy (to cached) from a server of the tree.
-// It reports false where the node must get it over SSH instead.
+// fetch has c's node take its copy (to cached) from a server of the tree,
+// and then, in the same session, serve it to others. It reports false
+// where the node must get its copy over SSH instead.
 func (l *SSH) fetch(ctx context.Context, c *sshConn, cached string, t *copyTree) (bool, error) {
 	if t == nil || len(c.jumps) > 0 {
 		return false, nil // behind a jump host: reached only through SSH
@@ -216,86 +218,155 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, cached string, t *copyTree)
 	if s == nil || err != nil {
 		return false, err
 	}
-	fctx, cancel := context.WithTimeout(ctx, fetchTimeout+l.connectTimeout())
-	out, err := c.run(fctx, fetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port), strings.NewReader(t.token+"\n"))
-	cancel()
-	got := strings.TrimSpace(string(out))
-	if strings.HasPrefix(got, "unsafe ") {
+	node, _ := c.client.RemoteAddr().(*net.TCPAddr)
+	serve := node != nil && t.serving()
+	f, err := l.startFetch(ctx, c, s, t.token, serve)
+	switch {
+	case err == nil:
+		t.release(s, true)
+		if f.port > 0 {
+			t.addNode(c.name, node.IP.String(), f.port, f.end)
+		} else if f.end != nil {
+			f.end()
+		}
+		return true, nil
+	case f.answer == "notools":
+		t.giveBack(s) // the node's shortcoming, not the server's
+	case strings.HasPrefix(f.answer, "unsafe "):
 		t.giveBack(s) // the server is fine; the node's cache is not
-		return false, unsafeCache(got)
+		return false, unsafeCache(f.answer)
+	default:
+		t.release(s, false)
 	}
-	if err != nil || got != "placed" {
-		if got == "notools" {
-			t.giveBack(s) // the node's shortcoming, not the server's
-		} else {
-			t.release(s, false)
+	if ctx.Err() != nil {
+		return false, context.Cause(ctx)
+	}
+	l.Log.Printf("note: host %s: no copy from %s (%s); sending it over SSH\n", c.name, s.name, fetchFailure(err, f.answer))
+	return false, nil
+}
+
+// fetched is how a fetch session went: the script's first answer, and
+// where the node now serves (port 0: it does not) with what ends that.
+type fetched struct {
+	answer string
+	port   int
+	end    func()
+}
+
+// startFetch runs the fetch script from s on c's node and reads its
+// answers: "placed", then with serve "serving PORT" from the server it
+// became. The token goes on the session's input twice, once for the
+// fetch and once for the server; the input's end stops the server.
+func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token string, serve bool) (fetched, error) {
+	sess, err := c.newSession(ctx)
+	if err != nil {
+		return fetched{}, err
+	}
+	var stderr cappedBuffer
+	sess.Stderr = &stderr
+	in, err1 := sess.StdinPipe()
+	out, err2 := sess.StdoutPipe()
+	if err := firstError(err1, err2); err != nil {
+		sess.Close()
+		return fetched{}, c.sessionError(err)
+	}
+	if err := sess.Start(fetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port, serve)); err != nil {
+		sess.Close()
+		return fetched{}, c.sessionError(err)
+	}
+	lines := make(chan string, 2)
+	go func() {
+		br := bufio.NewReaderSize(out, 256)
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				close(lines)
+				return
+			}
+			lines <- strings.TrimSpace(line)
 		}
-		if ctx.Err() != nil {
-			return false, context.Cause(ctx)
+	}()
+	_, werr := io.WriteString(in, token+"\n"+token+"\n")
+	// failed ends the session and says how it ended.
+	failed := func(answer string, cause error) (fetched, error) {
+		in.Close()
+		done := make(chan error, 1)
+		go func() { done <- sess.Wait() }()
+		var err error
+		select {
+		case err = <-done:
+			err = c.exitError(err)
+		case <-time.After(time.Second):
+			err = cause
 		}
-		l.Log.Printf("note: host %s: no copy from %s (%s); sending it over SSH\n", c.name, s.name, fetchFailure(err, got))
-		return false, nil
+		sess.Close()
+		if err == nil {
+			err = cause
+		}
+		if err == nil { // the script ended well, with an answer that is not a copy
+			err = fmt.Errorf("answer %q", answer)
+		}
+		return fetched{answer: answer}, fmt.Errorf("%v%s", err, stderrTail(stderr.String()))
 	}
-	t.release(s, true)
-	if t.serving() {
-		l.serveFrom(c, cached, t)
+	if werr != nil {
+		return failed("", c.sessionError(werr))
 	}
-	return true, nil
+	timeout := time.NewTimer(fetchTimeout + l.connectTimeout())
+	defer timeout.Stop()
+	next := func() (string, error) {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				return "", errors.New("the script ended without an answer")
+			}
+			return line, nil
+		case <-timeout.C:
+			return "", fmt.Errorf("no answer within %v", fetchTimeout+l.connectTimeout())
+		case <-ctx.Done():
+			return "", context.Cause(ctx)
+		}
+	}
+	answer, err := next()
+	if err != nil || answer != "placed" {
+		return failed(answer, err)
+	}
+	end := func() { in.Close(); endSession(sess) }
+	if !serve {
+		end()
+		return fetched{answer: answer}, nil
+	}
+	line, err := next()
+	port, perr := strconv.Atoi(strings.TrimPrefix(line, "serving "))
+	if err != nil || perr != nil || !strings.HasPrefix(line, "serving ") || port <= 0 {
+		end() // placed, but serving nothing: the copy is in place either way
+		return fetched{answer: answer}, nil
+	}
+	go func() { // the server says nothing more; drain in case it does
+		for range lines {
+		}
+	}()
+	return fetched{answer: answer, port: port, end: end}, nil
 }
 
 // fetchFailure says in a few words why a fetch failed.
-func fetchFailure(err error, out string) string {
+func fetchFailure(err error, answer string) string {
 	switch {
-	case err == nil && out == "notools":
+	case answer == "notools":
 		return "the node lacks bash or timeout"
 	case err == nil:
-		return fmt.Sprintf("unexpected answer %q", out)
+		return fmt.Sprintf("unexpected answer %q", answer)
 	}
 	return err.Error()
 }
 
-// serveFrom starts a copy server on c's node, which has just placed a
-// verified copy at exe, and adds it to the tree once it listens. A node
-// that cannot serve simply does not: its copy is in place either way.
-func (l *SSH) serveFrom(c *sshConn, exe string, t *copyTree) {
-	a, ok := c.client.RemoteAddr().(*net.TCPAddr)
-	if !ok {
-		return
-	}
-	sess, err := c.client.NewSession()
-	if err != nil {
-		return
-	}
-	in, err1 := sess.StdinPipe()
-	out, err2 := sess.StdoutPipe()
-	if err1 != nil || err2 != nil || sess.Start(execCommand(exe, []string{"serve-copy"})) != nil {
-		sess.Close()
-		return
-	}
-	end := func() { in.Close(); endSession(sess) }
-	port := make(chan int, 1)
-	go func() {
-		br := bufio.NewReaderSize(out, 64)
-		line, _ := br.ReadString('\n')
-		p, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(line), "serving "))
-		if err != nil || !strings.HasPrefix(line, "serving ") {
-			p = 0
-		}
-		port <- p
-		_, _ = io.Copy(io.Discard, br)
-	}()
-	p := 0
-	if _, err := io.WriteString(in, t.token+"\n"); err == nil {
-		select {
-		case p = <-port:
-		case <-time.After(l.connectTimeout()):
-		}
-	}
+// addNode adds the server a node became, unless nodes serve no more; its
+// end is run when the tree closes (or now, if it is not added).
+func (t *copyTree) addNode(name, host string, port int, end func()) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.closers = append(t.closers, end)
-	if p > 0 && t.servingLocked() {
-		t.add(&copySource{name: c.name, host: a.IP.String(), port: p, slots: nodeSlots, node: true})
+	if t.servingLocked() {
+		t.add(&copySource{name: name, host: host, port: port, slots: nodeSlots, node: true})
 	}
 }
 
