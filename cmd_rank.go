@@ -59,12 +59,9 @@ func runRank(ctx context.Context, o rankOptions) error {
 	// The running image is hashed before the secret is read, and the hash
 	// is proved in the handshake: a file swapped after the launcher
 	// checked it is refused by the coordinator, whatever the launcher saw.
-	// A copy in the launcher's cache is hashed through the launcher's
-	// stamp beside it (see selfbin.CachedImage), which any change to the
-	// file voids.
-	home, _ := os.UserHomeDir()
-	kernelHost, _ := os.Hostname()
-	hash, err := selfbin.CachedImage(home, kernelHost)
+	// It is hashed in full every time, never taken from the launcher's
+	// stamp: the proof must not depend on what fooled the launcher.
+	hash, err := selfbin.Image()
 	if err != nil {
 		return err
 	}
