@@ -78,7 +78,7 @@ func (l *SSH) Prepare(ctx context.Context, targets []Target) ([]string, error) {
 	groups := groupTargets(targets)
 	var st placeStats
 	if l.Tree && l.RemoteBin == "" {
-		st.tree = newCopyTree(l.build.path, l.Log)
+		st.tree = newCopyTree(l.build.path, l.Advertise, l.Log)
 	}
 	herrs := l.prepareAll(ctx, groups, &st)
 	st.tree.close()

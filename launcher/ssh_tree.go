@@ -84,9 +84,11 @@ type copyTree struct {
 	token   string
 }
 
-// newCopyTree starts the coordinator's server for path. It returns nil
-// when it cannot serve: every copy then goes over SSH.
-func newCopyTree(path string, log *LineWriter) *copyTree {
+// newCopyTree starts the coordinator's server for path on host (all
+// addresses when ""; --listen's host when given, where ranks reach the
+// coordinator). It returns nil when it cannot serve: every copy then goes
+// over SSH.
+func newCopyTree(path, host string, log *LineWriter) *copyTree {
 	token, err := binserve.NewToken()
 	if err != nil {
 		log.Printf("warning: %v; copies go over SSH\n", err)
@@ -94,7 +96,7 @@ func newCopyTree(path string, log *LineWriter) *copyTree {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &binserve.Server{Path: path, Token: token}
-	if err := s.Listen(ctx, ":0"); err != nil {
+	if err := s.Listen(ctx, net.JoinHostPort(host, "0")); err != nil {
 		cancel()
 		log.Printf("warning: %v; copies go over SSH\n", err)
 		return nil

@@ -94,7 +94,7 @@ func TestSSHTreeFallsBackToSSH(t *testing.T) {
 	if err := l.init(targets); err != nil {
 		t.Fatal(err)
 	}
-	st := placeStats{tree: newCopyTree(bin, l.Log)}
+	st := placeStats{tree: newCopyTree(bin, "", l.Log)}
 	st.tree.sources[0].port = refusedPort(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -161,7 +161,7 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 	if err := l.init(append(first, sshTarget(full, 2))); err != nil {
 		t.Fatal(err)
 	}
-	st := placeStats{tree: newCopyTree(bin, l.Log)}
+	st := placeStats{tree: newCopyTree(bin, "", l.Log)}
 	defer st.tree.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
