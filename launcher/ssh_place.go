@@ -172,16 +172,16 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswe
 	default:
 		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, shortHash(state), shortHash(hash))
 	}
-	if err := l.copyOnce(ctx, c, ans.tag, cached, st); err != nil {
+	if err := l.copyOnce(ctx, c, ans.tag, st); err != nil {
 		return "", err
 	}
 	return cached, nil
 }
 
-// deliver puts this build at cached on c's node: from the copy tree's
+// deliver puts this build in the cache of c's node: from the copy tree's
 // servers where it can, else over SSH.
-func (l *SSH) deliver(ctx context.Context, c *sshConn, cached string, st *placeStats) error {
-	ok, err := l.fetch(ctx, c, cached, st.tree)
+func (l *SSH) deliver(ctx context.Context, c *sshConn, st *placeStats) error {
+	ok, err := l.fetch(ctx, c, st.tree)
 	if err != nil {
 		return err
 	}

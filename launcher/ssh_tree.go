@@ -209,10 +209,10 @@ func (t *copyTree) serving() bool {
 
 func (t *copyTree) servingLocked() bool { return t.worked[true] || t.failed[true] < 2 }
 
-// fetch has c's node take its copy (to cached) from a server of the tree,
-// and then, in the same session, serve it to others. It reports false
-// where the node must get its copy over SSH instead.
-func (l *SSH) fetch(ctx context.Context, c *sshConn, cached string, t *copyTree) (bool, error) {
+// fetch has c's node take its copy from a server of the tree, and then,
+// in the same session, serve it to others. It reports false where the
+// node must get its copy over SSH instead.
+func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree) (bool, error) {
 	if t == nil || len(c.jumps) > 0 {
 		return false, nil // behind a jump host: reached only through SSH
 	}
@@ -228,8 +228,6 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, cached string, t *copyTree)
 		t.release(s, true)
 		if f.port > 0 {
 			t.addNode(c.name, node.IP.String(), f.port, f.end)
-		} else if f.end != nil {
-			f.end()
 		}
 		return true, nil
 	case f.answer == "notools":
@@ -248,7 +246,8 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, cached string, t *copyTree)
 }
 
 // fetched is how a fetch session went: the script's first answer, and
-// where the node now serves (port 0: it does not) with what ends that.
+// where the node now serves (port 0: it does not, and its session has
+// ended) with what ends that.
 type fetched struct {
 	answer string
 	port   int
@@ -287,6 +286,14 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 			}
 			lines <- strings.TrimSpace(line)
 		}
+	}()
+	// Whatever the script prints past the answers read here (a chatty
+	// login shell's lines, say) is drained, so the reader above ends.
+	defer func() {
+		go func() {
+			for range lines {
+			}
+		}()
 	}()
 	_, werr := io.WriteString(in, token+"\n"+token+"\n")
 	// failed ends the session and says how it ended.
@@ -343,10 +350,6 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 		end() // placed, but serving nothing: the copy is in place either way
 		return fetched{answer: answer}, nil
 	}
-	go func() { // the server says nothing more; drain in case it does
-		for range lines {
-		}
-	}()
 	return fetched{answer: answer, port: port, end: end}, nil
 }
 

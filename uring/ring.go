@@ -166,9 +166,6 @@ func (r *Ring) Bind() error {
 	return nil
 }
 
-// Owned says whether the ring belongs to the one thread that binds it.
-func (r *Ring) Owned() bool { return r.owned }
-
 // UringAvailable says whether this process can use io_uring: "" when it
 // can, else the reason.
 func Available() string {

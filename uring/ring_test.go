@@ -135,7 +135,7 @@ func TestInterruptedWaitCountsNothing(t *testing.T) {
 // that say so; the engine relies on each worker keeping its thread.
 func TestOwnedRingRefusesAnotherThread(t *testing.T) {
 	r := boundRing(t, 2)
-	if !r.Owned() {
+	if !r.owned {
 		t.Skip("this kernel has no single-issuer rings (before 6.1)")
 	}
 	errc := make(chan error)
