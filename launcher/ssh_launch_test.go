@@ -105,15 +105,19 @@ func mustPrepare(t *testing.T, l *SSH, targets ...Target) []string {
 	return addrs
 }
 
-func copies(s *testServer) int {
+// ran counts the commands s was asked to run that contain part.
+func ran(s *testServer, part string) int {
 	n := 0
 	for _, c := range s.seen() {
-		if strings.Contains(c, "cat >") {
+		if strings.Contains(c, part) {
 			n++
 		}
 	}
 	return n
 }
+
+// copies counts the copies sent over SSH (the copy script's cat).
+func copies(s *testServer) int { return ran(s, "cat >") }
 
 // A first launcher copies the binary; a second finds the copy, checks its
 // hash and copies nothing: the file keeps its modification time.

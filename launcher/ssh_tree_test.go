@@ -13,15 +13,7 @@ import (
 )
 
 // fetches counts the fetch scripts a test server was asked to run.
-func fetches(s *testServer) int {
-	n := 0
-	for _, c := range s.seen() {
-		if strings.Contains(c, "/dev/tcp/") {
-			n++
-		}
-	}
-	return n
-}
+func fetches(s *testServer) int { return ran(s, "/dev/tcp/") }
 
 // needsStreamTools skips where this machine lacks what a node needs to
 // fetch a stream.
