@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -133,7 +134,7 @@ func removeFiles(jd string, paths []string) error {
 // the job is reached relative to the handle. For --direct it proves the
 // filesystem accepts O_DIRECT before any timed phase.
 func createJobDir(jd string, rank int, direct bool) (*dirHandle, error) {
-	if err := os.Mkdir(jd, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+	if err := mkdirShared(jd, os.Mkdir); err != nil {
 		return nil, fmt.Errorf("create %s: %w", jd, err)
 	}
 	// Another rank of this job on the same filesystem may have made it,
@@ -164,6 +165,30 @@ func createJobDir(jd string, rank int, direct bool) (*dirHandle, error) {
 	}
 	return d, nil
 }
+
+// mkdirShared makes directory path, which other ranks on a shared
+// filesystem may be making at the same moment: one that exists is made.
+// GlusterFS answers some of those simultaneous mkdirs with ESTALE while
+// it heals the new directory's layout across its bricks (seen on the test
+// bed: "Directory self heal xattr failed ... Stale file handle"); the call
+// is then tried again, a few times, before its error stands.
+func mkdirShared(path string, mkdir func(string, os.FileMode) error) error {
+	var err error
+	for try := 1; try <= mkdirTries; try++ {
+		err = mkdir(path, 0o755)
+		if err == nil || errors.Is(err, os.ErrExist) {
+			return nil
+		}
+		if !errors.Is(err, unix.ESTALE) {
+			return err
+		}
+		time.Sleep(time.Duration(try) * 20 * time.Millisecond)
+	}
+	return err
+}
+
+// mkdirTries bounds mkdirShared's attempts: 5 spread over 0.3 s.
+const mkdirTries = 5
 
 // probeDirect creates path with O_DIRECT and writes one aligned 4 KiB
 // block through it. Some filesystems accept the open flag and refuse only

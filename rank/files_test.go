@@ -1,10 +1,13 @@
 package rank
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"ioswarm/wire"
 )
@@ -104,5 +107,32 @@ func TestFilesAreMadeInTheOpenedJobDir(t *testing.T) {
 	}
 	if fd, err := d.open(filepath.Join(target, "t0.dat"), os.O_RDONLY, 0); err == nil || !strings.Contains(err.Error(), "not in the job directory") {
 		t.Errorf("open outside the job directory: fd %d, %v", fd, err)
+	}
+}
+
+// A job directory that other ranks make at the same moment on GlusterFS
+// may answer ESTALE while the filesystem heals it: the mkdir is tried
+// again, and a directory that then exists counts as made. Any other error,
+// or ESTALE that persists, stands.
+func TestMkdirSharedRetriesStaleHandles(t *testing.T) {
+	calls := 0
+	answers := func(errs ...error) func(string, os.FileMode) error {
+		calls = 0
+		return func(string, os.FileMode) error {
+			calls++
+			if calls <= len(errs) {
+				return errs[calls-1]
+			}
+			return errs[len(errs)-1]
+		}
+	}
+	if err := mkdirShared("d", answers(unix.ESTALE, unix.ESTALE, os.ErrExist)); err != nil || calls != 3 {
+		t.Errorf("ESTALE twice, then exists: %v after %d calls, want made after 3", err, calls)
+	}
+	if err := mkdirShared("d", answers(unix.EACCES)); !errors.Is(err, unix.EACCES) || calls != 1 {
+		t.Errorf("EACCES: %v after %d calls, want EACCES at once", err, calls)
+	}
+	if err := mkdirShared("d", answers(unix.ESTALE)); !errors.Is(err, unix.ESTALE) || calls != mkdirTries {
+		t.Errorf("ESTALE for ever: %v after %d calls, want ESTALE after %d", err, calls, mkdirTries)
 	}
 }
