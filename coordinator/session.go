@@ -100,29 +100,26 @@ func (s *Session) start(ctx context.Context, hash string) error {
 		return fmt.Errorf("listen on %s: %w", listen, err)
 	}
 	s.coord = coord
-	addrs, err := s.o.Launcher.Prepare(ctx, s.targets)
-	if err != nil {
-		return err
-	}
 	port := strconv.Itoa(coord.Addr().(*net.TCPAddr).Port)
-	for r, t := range s.targets {
-		host := addrs[r]
+	spec := func(t launcher.Target, host string) ([]string, []byte) {
 		if host == "" {
 			host = "127.0.0.1"
 		}
 		args := []string{
-			"--rank", strconv.Itoa(r), "--job", s.id, "--host", t.Host,
+			"--rank", strconv.Itoa(t.Rank), "--job", s.id, "--host", t.Host,
 			"--heartbeat-timeout", s.o.HeartbeatTimeout.String(),
 		}
 		// The secret and the address to dial travel on the launcher's
 		// channel, not argv: any user of the node can read a command line.
-		stdin := []byte(hex.EncodeToString(s.secret) + "\n" + net.JoinHostPort(host, port) + "\n")
-		p, err := s.o.Launcher.Start(ctx, t, args, stdin)
-		if err != nil {
-			return err
-		}
-		s.procs = append(s.procs, p)
-		go s.watch(t, p)
+		return args, []byte(hex.EncodeToString(s.secret) + "\n" + net.JoinHostPort(host, port) + "\n")
+	}
+	procs, err := launcher.StartAll(ctx, s.o.Launcher, s.targets, spec)
+	s.procs = procs
+	if err != nil {
+		return err
+	}
+	for r, p := range procs {
+		go s.watch(s.targets[r], p)
 	}
 	ctx, cancel := s.guard(ctx)
 	defer cancel(nil)

@@ -46,6 +46,42 @@ type Launcher interface {
 	Close() error
 }
 
+// RankSpec gives a target's rank its arguments and standard input, given
+// the address at which the target's node reaches this machine ("" means
+// loopback).
+type RankSpec func(t Target, addr string) (args []string, stdin []byte)
+
+// Starter is a Launcher that starts each node's ranks while it prepares
+// the nodes, rather than after all are ready: the SSH launcher saves a
+// session per node that way. It returns the ranks in the order of targets.
+type Starter interface {
+	PrepareStart(ctx context.Context, targets []Target, spec RankSpec) ([]Proc, error)
+}
+
+// StartAll prepares every target and starts its rank as spec says, in one
+// step where l is a Starter, else by Prepare and then Start for each. The
+// ranks come in the order of targets; on an error, those started so far
+// (a prefix, or none) come with it, and Close stops any others.
+func StartAll(ctx context.Context, l Launcher, targets []Target, spec RankSpec) ([]Proc, error) {
+	if s, ok := l.(Starter); ok {
+		return s.PrepareStart(ctx, targets, spec)
+	}
+	addrs, err := l.Prepare(ctx, targets)
+	if err != nil {
+		return nil, err
+	}
+	var procs []Proc
+	for i, t := range targets {
+		args, stdin := spec(t, addrs[i])
+		p, err := l.Start(ctx, t, args, stdin)
+		if err != nil {
+			return procs, err
+		}
+		procs = append(procs, p)
+	}
+	return procs, nil
+}
+
 // LineWriter serialises the lines that several ranks forward, so lines
 // from different ranks never interleave mid-line.
 type LineWriter struct {

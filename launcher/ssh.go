@@ -71,6 +71,35 @@ func (l *SSH) connectTimeout() time.Duration {
 // so that one run names every unreachable node; the error is then a
 // HostErrors listing the targets that failed, and the others stay ready.
 func (l *SSH) Prepare(ctx context.Context, targets []Target) ([]string, error) {
+	if _, err := l.prepare(ctx, targets, nil); err != nil {
+		return nil, err
+	}
+	return l.addresses(targets), nil
+}
+
+// PrepareStart implements Starter: each node's ranks start as soon as
+// that node is ready, the first of them, on a node that holds a verified
+// copy, in the session that finds it. Errors are as Prepare's; ranks
+// started on the nodes that did not fail run until Close.
+func (l *SSH) PrepareStart(ctx context.Context, targets []Target, spec RankSpec) ([]Proc, error) {
+	started, err := l.prepare(ctx, targets, spec)
+	if err != nil {
+		return nil, err
+	}
+	procs := make([]Proc, len(targets))
+	for i, t := range targets {
+		p, ok := started[t.Rank]
+		if !ok {
+			return nil, fmt.Errorf("host %s rank %d: not started", t.Host, t.Rank)
+		}
+		procs[i] = p
+	}
+	return procs, nil
+}
+
+// prepare readies every target, starting its rank when spec is given,
+// and returns the ranks started, by rank.
+func (l *SSH) prepare(ctx context.Context, targets []Target, spec RankSpec) (map[int]*sshProc, error) {
 	if err := l.init(targets); err != nil {
 		return nil, err
 	}
@@ -80,19 +109,20 @@ func (l *SSH) Prepare(ctx context.Context, targets []Target) ([]string, error) {
 	if l.Tree && l.RemoteBin == "" {
 		st.tree = newCopyTree(l.build.path, l.Advertise, l.Log)
 	}
-	herrs := l.prepareAll(ctx, groups, &st)
+	started, herrs := l.prepareAll(ctx, groups, &st, spec)
 	st.tree.close()
 	l.logPlacement(len(groups), time.Since(begin), &st)
 	if len(herrs) > 0 {
 		return nil, herrs
 	}
-	return l.addresses(targets), nil
+	return started, nil
 }
 
 // prepareAll readies the groups in parallel, at most Fanout at a time,
-// and returns the failures sorted by rank.
-func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats) HostErrors {
+// and returns the ranks started and the failures sorted by rank.
+func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats, spec RankSpec) (map[int]*sshProc, HostErrors) {
 	var herrs HostErrors
+	started := map[int]*sshProc{}
 	var mu sync.Mutex
 	sem := make(chan struct{}, max(l.Fanout, 1))
 	var wg sync.WaitGroup
@@ -101,19 +131,23 @@ func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats)
 		go func() {
 			defer wg.Done()
 			var err error
+			var procs []*sshProc
 			select {
 			case sem <- struct{}{}:
-				err = l.prepareGroup(ctx, g, st)
+				procs, err = l.prepareGroup(ctx, g, st, spec)
 				<-sem
 			case <-ctx.Done():
 				err = context.Cause(ctx)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for i, p := range procs {
+				started[g[i].Rank] = p
 			}
 			if err == nil {
 				return
 			}
 			st.failed.Add(1)
-			mu.Lock()
-			defer mu.Unlock()
 			for _, t := range g {
 				herrs = append(herrs, &HostError{Host: t.Host, Rank: t.Rank, Err: err})
 			}
@@ -121,7 +155,7 @@ func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats)
 	}
 	wg.Wait()
 	sort.Slice(herrs, func(i, j int) bool { return herrs[i].Rank < herrs[j].Rank })
-	return herrs
+	return started, herrs
 }
 
 // init reads the configuration and inspects the binary once; a binary
@@ -191,14 +225,21 @@ func (l *SSH) addresses(targets []Target) []string {
 	defer l.mu.Unlock()
 	out := make([]string, len(targets))
 	for i, t := range targets {
-		out[i] = l.Advertise
-		if out[i] == "" {
-			if a, ok := l.nodes[t.Rank].conn.local.(*net.TCPAddr); ok {
-				out[i] = a.IP.String()
-			}
-		}
+		out[i] = l.addressOf(l.nodes[t.Rank].conn)
 	}
 	return out
+}
+
+// addressOf is the address at which c's node reaches this machine:
+// Advertise, or this end of the connection.
+func (l *SSH) addressOf(c *sshConn) string {
+	if l.Advertise != "" {
+		return l.Advertise
+	}
+	if a, ok := c.local.(*net.TCPAddr); ok {
+		return a.IP.String()
+	}
+	return ""
 }
 
 // node finds where a prepared rank runs.
@@ -222,9 +263,7 @@ func (l *SSH) Start(ctx context.Context, t Target, args []string, stdin []byte) 
 	if err != nil {
 		return nil, fmt.Errorf("host %s rank %d: start %s: %w", t.Host, t.Rank, n.exe, err)
 	}
-	l.mu.Lock()
-	l.procs = append(l.procs, p)
-	l.mu.Unlock()
+	l.trackProc(p)
 	return p, nil
 }
 

@@ -137,27 +137,55 @@ const copyTimeout = 10 * time.Minute
 
 // probeScript reports, one line each: the machine name (uname -m), the home
 // directory, the cache directory's tag, then for every path argument after
-// the hash whether the file is there and executable, and its SHA-256
-// ("absent", "nosha" when the node has no way to hash, else the digest).
-// An empty path stands for the cached copy of this build, which is
-// reported "unsafe ..." (privFunc) when the cache directories, the copy or
-// its stamp are not private to the user. Hashing 16 MiB on every node at
-// every start costs more than the SSH session itself, so after the cached
-// copy has been hashed and found right, its fid is stamped beside it, per
-// node; while the stamp still matches, the copy is reported verified
-// without re-reading. (The rank still hashes its own running image and
-// proves that hash to the coordinator: the stamp only spares this probe.)
-// The stamp and the tag are all it ever writes; it removes abandoned
-// partial copies (sweepFunc).
-var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; uname -m; printf '%s\n' "$HOME"; ` +
-	probeTagSlot + `h=$1; shift; ` +
+// the hash and the machine names whether the file is there and executable,
+// and its SHA-256 ("absent", "nosha" when the node has no way to hash, else
+// the digest). An empty path stands for the cached copy of this build,
+// which is reported "unsafe ..." (privFunc) when the cache directories, the
+// copy or its stamp are not private to the user. Hashing 16 MiB on every
+// node at every start costs more than the SSH session itself, so after the
+// cached copy has been hashed and found right, its fid is stamped beside
+// it, per node; while the stamp still matches, the copy is reported
+// verified without re-reading. (The rank still hashes its own running
+// image and proves that hash to the coordinator: the stamp only spares
+// this probe.) A stamp is written only on a node whose machine name is
+// one of the build's ($2, space-separated; empty when the build is not
+// checked), since quickScript starts a stamped copy without asking: nodes
+// of two architectures may share a home. The stamp and the tag are all it
+// ever writes; it removes abandoned partial copies (sweepFunc).
+var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; m=$(uname -m); printf '%s\n' "$m" "$HOME"; ` +
+	probeTagSlot + `h=$1; a=$2; shift 2; ` +
 	`for p in "$@"; do s=""; [ -n "$p" ] || { p="$HOME/.cache/ioswarm/$h/ioswarm"; s="$p.verified.$n"; sweep "$HOME/.cache/ioswarm"; }; ` +
 	`if [ -f "$p" ] && [ -x "$p" ]; then ` +
 	`if [ -n "$s" ]; then b=$(priv "$HOME/.cache/ioswarm" "${p%/*}" "$p" "$s"); [ -n "$b" ] && { echo "$b"; continue; }; fi; ` +
 	`if [ -n "$s" ] && f=$(fid "$p") && { v=; read -r v <"$s" || :; } 2>/dev/null && [ "$v" = "$h $f" ]; then echo "$h"; continue; fi; ` +
 	`r=$(sha <"$p") || exit 1; r=${r%% *}; echo "$r"; ` +
-	`if [ -n "$s" ] && [ "$r" = "$h" ] && f=$(fid "$p"); then printf '%s %s\n' "$h" "$f" >"$s" 2>/dev/null; fi; ` +
+	`if [ -n "$s" ] && [ "$r" = "$h" ] && case " $a " in "  "|*" $m "*) :;; *) false;; esac && f=$(fid "$p"); then ` +
+	`printf '%s %s\n' "$h" "$f" >"$s" 2>/dev/null; fi; ` +
 	`else echo absent; fi; done`
+
+// quickScript starts the rank from the cached copy of build $0 in the
+// session that finds it, when the node stamped that copy (probeScript,
+// copyScript) and nothing has touched it since: "start PID HOME", then
+// the rank's own output. On a warm node that is the whole launch, one
+// session with one fork (stat) before the rank, against a probe's
+// session with a dozen forks and then the rank's. Its checks are the
+// probe's, without forks: the cache directories, the copy and the stamp
+// owned by the user ([ -O ]) and not writable by group or others (the
+// modes' last two digits; a symbolic link's 777 fails too), and the
+// stamp naming this build and the copy's fid. Anything else, a shell
+// whose test lacks -O included, prints "probe" and runs probeScript in
+// the same session instead. Its arguments are the probe's three, "--"
+// and the rank's.
+// The rank's input is written only after "start": the job secret never
+// reaches a probe.
+var quickScript = nodeName + `q() { d="$HOME/.cache/ioswarm"; p="$d/$0/ioswarm"; s="$p.verified.$n"; ` +
+	`v=; { read -r v <"$s" || :; } 2>/dev/null; ` +
+	`for o in "$d" "$d/$0" "$s" "$p"; do [ -O "$o" ] || return 1; done; ` +
+	`x=$(stat --printf '%a %d %i %s %y %z|' "$d" "$d/$0" "$s" "$p" 2>/dev/null) || return 1; ` +
+	`while [ -n "$x" ]; do e=${x%%|*}; x=${x#*|}; case ${e%% *} in *[2367]?|*[2367]) return 1;; esac; f=${e#* }; done; ` +
+	`[ "$v" = "$0 $f" ]; }; ` +
+	`if q 2>/dev/null; then echo "start $$ $HOME"; shift 4; exec "$p" "$@"; fi; ` +
+	`echo probe; set -- "$1" "$2" "$3"; `
 
 // copyScript receives the binary on standard input into a temporary name
 // in the private cache directory, checks its SHA-256 against $1, and only
@@ -210,15 +238,29 @@ func placeScript(receive string) string {
 		`[ -n "$(find "$o/ioswarm" -atime +30 2>/dev/null)" ] && rm -rf "$o"; done; echo placed`
 }
 
-// probeCommand and copyCommand are the command lines of the two scripts.
+// probeCommand and copyCommand are the command lines of the two scripts;
+// unames are the machine names a stamp may be written on (nil: any).
 // Only a probe that looks at the cached copy makes the cache's tag: with
 // --remote-bin nothing is written in the user's home.
-func probeCommand(hash string, paths []string) string {
+func probeCommand(hash string, unames, paths []string) string {
+	return shScript(probeText(paths), append([]string{hash, strings.Join(unames, " ")}, paths...)...)
+}
+
+// probeText is probeScript with its tag line for paths.
+func probeText(paths []string) string {
 	tag := `echo -; `
 	if slices.Contains(paths, "") {
 		tag = cacheTag
 	}
-	return shScript(strings.Replace(probeScript, probeTagSlot, tag, 1), append([]string{hash}, paths...)...)
+	return strings.Replace(probeScript, probeTagSlot, tag, 1)
+}
+
+// quickCommand is the command line of quickScript for `ioswarm rank args`
+// from the cached copy of build hash, with the probe of that copy as its
+// fallback.
+func quickCommand(hash string, unames, args []string) string {
+	words := []string{"sh", "-c", quickScript + probeText([]string{""}), hash, hash, strings.Join(unames, " "), "", "--", "rank"}
+	return shLine(append(words, args...)...)
 }
 
 // probeTagSlot stands in probeScript for the line that reports the tag.

@@ -19,13 +19,14 @@ import (
 )
 
 // fakeRank stands in for the ioswarm binary on the test server. As a rank
-// it reads the secret line, says so on stderr and waits for its input to
-// end, like the real rank; "stubborn" ignores its input and SIGTERM,
+// it reads the secret line, says so on stderr (and in $HOME/secrets) and
+// waits for its input to end, like the real rank; "stubborn" ignores its input and SIGTERM,
 // "sleepy" ignores only its input. Any other command prints its arguments.
 const fakeRank = `#!/bin/sh
 if [ "$1" = rank ]; then
 	read secret
 	echo "secret $secret, args $*" >&2
+	echo "secret=$secret" >>"$HOME/secrets"
 	case "$2" in
 	stubborn) trap '' TERM; exec sleep 600 ;;
 	sleepy) exec sleep 600 ;;

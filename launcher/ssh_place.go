@@ -24,37 +24,83 @@ type placeStats struct {
 
 // prepareGroup connects to one node (more connections when it runs many
 // ranks), places the binary and records where each of its ranks runs.
-func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats) error {
+// With spec, it then starts the group's ranks and returns them: where the
+// node holds a verified copy, the first rank starts in the session that
+// finds it (quickStart).
+func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec RankSpec) ([]*sshProc, error) {
 	t0 := g[0]
 	rt, err := l.res.route(t0.Host, t0.User, t0.Port)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	conns := make([]*sshConn, (len(g)+ranksPerConn-1)/ranksPerConn)
 	for i := range conns {
 		c, err := l.dial(ctx, t0.Host, rt)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := l.track(c); err != nil {
-			return err
+			return nil, err
 		}
 		conns[i] = c
 	}
-	exes, err := l.place(ctx, conns[0], g, st)
-	if err != nil {
-		return err
+	var procs []*sshProc
+	var ans *probeAnswer
+	var exes []string
+	if spec != nil && l.placesCachedOnly(g) {
+		args, stdin := spec(t0, l.addressOf(conns[0]))
+		p, home, a, err := l.quickStart(ctx, conns[0], t0, args, stdin)
+		if err != nil {
+			return nil, err
+		}
+		if p != nil {
+			l.trackProc(p)
+			procs = append(procs, p)
+			st.cached.Add(1)
+			exes = slices.Repeat([]string{path.Join(home, cacheDir(l.build.hash), "ioswarm")}, len(g))
+		} else {
+			ans = &a
+		}
+	}
+	if exes == nil {
+		if exes, err = l.place(ctx, conns[0], g, st, ans); err != nil {
+			return nil, err
+		}
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	for i, t := range g {
 		l.nodes[t.Rank] = &sshNode{conn: conns[i/ranksPerConn], exe: exes[i]}
 	}
-	return nil
+	l.mu.Unlock()
+	if spec == nil {
+		return nil, nil
+	}
+	for i := len(procs); i < len(g); i++ {
+		c := conns[i/ranksPerConn]
+		args, stdin := spec(g[i], l.addressOf(c))
+		p, err := startRank(c, g[i], exes[i], args, stdin, l.Log, l.Grace)
+		if err != nil {
+			return procs, fmt.Errorf("start %s: %w", exes[i], err)
+		}
+		l.trackProc(p)
+		procs = append(procs, p)
+	}
+	return procs, nil
+}
+
+// placesCachedOnly reports whether every target of g runs this build from
+// the node's cache, as quickStart starts it.
+func (l *SSH) placesCachedOnly(g []Target) bool {
+	for _, t := range g {
+		if l.exeOf(t) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // track records a connection for Close; a launcher closed meanwhile (the
-// user pressed Ctrl-C) closes it at once.
+// user pressed Ctrl-C) closes it at once. trackProc records a rank.
 func (l *SSH) track(c *sshConn) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -66,28 +112,44 @@ func (l *SSH) track(c *sshConn) error {
 	return nil
 }
 
+func (l *SSH) trackProc(p *sshProc) {
+	l.mu.Lock()
+	closed := l.closed
+	if !closed {
+		l.procs = append(l.procs, p)
+	}
+	l.mu.Unlock()
+	if closed {
+		p.Stop()
+	}
+}
+
 // place finds or puts the binary of every target of g on the node and
 // returns each target's binary path. One probe tells the node's
 // architecture, its home directory, its cache directory's tag and the
 // SHA-256 of every candidate binary; only a missing or altered cached
-// copy is then sent.
-func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats) ([]string, error) {
+// copy is then sent. ans is that probe's answer when quickStart already
+// has it (g then places the cached copy only), nil to probe here.
+func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats, ans *probeAnswer) ([]string, error) {
 	var paths []string
 	for _, t := range g {
 		if p := l.exeOf(t); !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}
-	ans, err := l.probe(ctx, c, paths)
-	if err != nil {
-		return nil, err
+	if ans == nil {
+		a, err := l.probe(ctx, c, paths)
+		if err != nil {
+			return nil, err
+		}
+		ans = &a
 	}
 	if err := l.build.checkArch(ans.arch); err != nil {
 		return nil, err
 	}
 	resolved := map[string]string{}
 	for i, p := range paths {
-		exe, err := l.settle(ctx, c, p, ans, ans.states[i], st)
+		exe, err := l.settle(ctx, c, p, *ans, ans.states[i], st)
 		if err != nil {
 			return nil, err
 		}
@@ -112,13 +174,18 @@ func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (probeAnswe
 	// A dead link is the keepalives' business; this bound is for a node
 	// that answers them but hangs in the probe (a home on a dead NFS).
 	pctx, cancel := context.WithTimeout(ctx, l.connectTimeout()+time.Minute)
-	out, err := c.run(pctx, probeCommand(l.build.hash, paths), nil)
+	out, err := c.run(pctx, probeCommand(l.build.hash, l.build.unames, paths), nil)
 	cancel()
 	if err != nil {
 		return probeAnswer{}, fmt.Errorf("probing the node: %w", err)
 	}
+	return parseProbe(out, len(paths))
+}
+
+// parseProbe reads the probe script's answer about n paths.
+func parseProbe(out []byte, n int) (probeAnswer, error) {
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 3+len(paths) {
+	if len(lines) != 3+n {
 		return probeAnswer{}, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)", out)
 	}
 	a := probeAnswer{arch: lines[0], home: lines[1], states: lines[3:]}

@@ -89,7 +89,7 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 	}
 	plain := filepath.Join(t.TempDir(), "not executable")
 	os.WriteFile(plain, data, 0o644)
-	out, errOut, err := runUnderSh(t, home, probeCommand(hash, []string{"", "/no/such/ioswarm", plain}), nil)
+	out, errOut, err := runUnderSh(t, home, probeCommand(hash, nil, []string{"", "/no/such/ioswarm", plain}), nil)
 	if err != nil {
 		t.Fatalf("probe: %v: %s", err, errOut)
 	}
@@ -122,9 +122,33 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 	if err := os.WriteFile(stamp, []byte(hash+" "+string(fid)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, err = runUnderSh(t, home, probeCommand(hash, []string{""}), nil)
+	out, errOut, err = runUnderSh(t, home, probeCommand(hash, nil, []string{""}), nil)
 	if lines := strings.Split(out, "\n"); err != nil || len(lines) < 4 || lines[3] != hash {
 		t.Errorf("with a matching stamp the probe printed %q (%v: %s); want the stamp's hash, unread", out, err, errOut)
+	}
+}
+
+// A probe writes a stamp only on a node of the build's architecture: the
+// quick start runs a stamped copy without asking the node's machine, and
+// nodes of two architectures may share a home.
+func TestProbeStampsOnlyOnTheBuildsArchitecture(t *testing.T) {
+	home := t.TempDir()
+	data := []byte("#!/bin/sh\n")
+	hash := sha256Hex(data)
+	exe := placeBuild(t, home, data)
+	stamp := exe + ".verified." + hostname(t)
+	for _, tc := range []struct {
+		unames []string
+		stamps bool
+	}{{[]string{"pdp11", "vax"}, false}, {[]string{"pdp11", thisUname(t)}, true}, {nil, true}} {
+		os.Remove(stamp)
+		out, errOut, err := runUnderSh(t, home, probeCommand(hash, tc.unames, []string{""}), nil)
+		if lines := strings.Split(out, "\n"); err != nil || len(lines) < 4 || lines[3] != hash {
+			t.Fatalf("unames %q: probe printed %q (%v: %s)", tc.unames, out, err, errOut)
+		}
+		if _, err := os.Stat(stamp); (err == nil) != tc.stamps {
+			t.Errorf("unames %q on a %s node: stamp written %v, want %v", tc.unames, thisUname(t), err == nil, tc.stamps)
+		}
 	}
 }
 
@@ -214,7 +238,7 @@ func TestCopyScriptPrunesStaleBuilds(t *testing.T) {
 // the home directory: no cache directory, no tag.
 func TestProbeOfPreinstalledWritesNothing(t *testing.T) {
 	home := t.TempDir()
-	out, errOut, err := runUnderSh(t, home, probeCommand(sha256Hex([]byte("x")), []string{"/no/such/ioswarm"}), nil)
+	out, errOut, err := runUnderSh(t, home, probeCommand(sha256Hex([]byte("x")), nil, []string{"/no/such/ioswarm"}), nil)
 	if err != nil {
 		t.Fatalf("probe: %v: %s", err, errOut)
 	}

@@ -90,7 +90,7 @@ func TestSSHTreeFallsBackToSSH(t *testing.T) {
 	st.tree.sources[0].port = refusedPort(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	herrs := l.prepareAll(ctx, groupTargets(targets), &st)
+	_, herrs := l.prepareAll(ctx, groupTargets(targets), &st, nil)
 	st.tree.close()
 	if len(herrs) > 0 {
 		t.Fatalf("Prepare: %v", herrs)
@@ -157,10 +157,10 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 	defer st.tree.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if herrs := l.prepareAll(ctx, groupTargets(first), &st); len(herrs) > 0 {
+	if _, herrs := l.prepareAll(ctx, groupTargets(first), &st, nil); len(herrs) > 0 {
 		t.Fatalf("Prepare: %v", herrs)
 	}
-	if herrs := l.prepareAll(ctx, groupTargets([]Target{sshTarget(full, 2)}), &st); len(herrs) > 0 {
+	if _, herrs := l.prepareAll(ctx, groupTargets([]Target{sshTarget(full, 2)}), &st, nil); len(herrs) > 0 {
 		t.Fatalf("Prepare: %v", herrs)
 	}
 	if copies(bare[0]) != 1 || copies(bare[1]) != 1 || fetches(full) != 1 || copies(full) != 0 {

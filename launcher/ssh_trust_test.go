@@ -24,7 +24,7 @@ func placeBuild(t *testing.T, home string, data []byte) string {
 // answer about it.
 func probeCached(t *testing.T, home, hash string) string {
 	t.Helper()
-	out, errOut, err := runUnderSh(t, home, probeCommand(hash, []string{""}), nil)
+	out, errOut, err := runUnderSh(t, home, probeCommand(hash, nil, []string{""}), nil)
 	if err != nil {
 		t.Fatalf("probe: %v: %s", err, errOut)
 	}
@@ -33,6 +33,17 @@ func probeCached(t *testing.T, home, hash string) string {
 		t.Fatalf("probe printed %q", out)
 	}
 	return lines[3]
+}
+
+// quickAnswer runs the quick start of the cached copy as `rank --job j`
+// and returns what it printed.
+func quickAnswer(t *testing.T, home, hash string) string {
+	t.Helper()
+	out, errOut, err := runUnderSh(t, home, quickCommand(hash, nil, []string{"--job", "j"}), nil)
+	if err != nil {
+		t.Fatalf("quick start: %v: %s", err, errOut)
+	}
+	return out
 }
 
 // forgeStamp writes a stamp that vouches for whatever file is at exe now,
@@ -53,9 +64,11 @@ func forgeStamp(t *testing.T, exe, hash string) {
 // A copy the stamp vouches for is trusted only while the cache
 // directories, the copy and the stamp are the user's alone: a planted
 // program with a forged stamp in a directory others may write is
-// reported unsafe, naming the path, and never reported verified.
+// reported unsafe, naming the path, and never reported verified. The
+// quick start, which runs a stamped copy without the probe, runs none of
+// them: it probes instead, in the same session.
 func TestProbeRefusesCacheOthersCanWrite(t *testing.T) {
-	data := []byte("#!/bin/sh\necho genuine\n")
+	data := []byte("#!/bin/sh\necho genuine \"$@\"\n")
 	hash := sha256Hex(data)
 	cases := []struct {
 		name string
@@ -81,7 +94,7 @@ func TestProbeRefusesCacheOthersCanWrite(t *testing.T) {
 		}},
 		{"copy replaced by a symbolic link", func(t *testing.T, exe string) string {
 			other := filepath.Join(t.TempDir(), "planted")
-			os.WriteFile(other, []byte("#!/bin/sh\ncat >/dev/null\n"), 0o700)
+			os.WriteFile(other, []byte("#!/bin/sh\necho planted\n"), 0o700)
 			os.Remove(exe)
 			os.Symlink(other, exe)
 			return exe
@@ -101,8 +114,17 @@ func TestProbeRefusesCacheOthersCanWrite(t *testing.T) {
 			if got := probeCached(t, home, hash); got != hash {
 				t.Fatalf("fresh copy: probe says %q", got)
 			}
+			if out := quickAnswer(t, home, hash); !strings.HasPrefix(out, "start ") ||
+				!strings.HasSuffix(out, " "+home+"\ngenuine rank --job j\n") {
+				t.Fatalf("fresh copy: quick start printed %q; want start PID HOME, then the rank", out)
+			}
 			named := tc.harm(t, exe)
 			forgeStamp(t, exe, hash) // keeps the stamp's mode
+			quick := quickAnswer(t, home, hash)
+			if lines := strings.Split(quick, "\n"); lines[0] != "probe" || len(lines) != 6 ||
+				!strings.HasPrefix(lines[4], "unsafe ") || strings.Contains(quick, "genuine") || strings.Contains(quick, "planted") {
+				t.Fatalf("quick start printed %q; want probe, then the probe's unsafe answer, and nothing run", quick)
+			}
 			got := probeCached(t, home, hash)
 			if !strings.HasPrefix(got, "unsafe ") || !strings.HasSuffix(got, " "+named) {
 				t.Fatalf("probe says %q; want unsafe, naming %s", got, named)

@@ -1,0 +1,130 @@
+package launcher
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startOne prepares and starts one rank on s with PrepareStart, the rank
+// given args and a secret line that names the address it was given.
+func startOne(t *testing.T, s *testServer, bin string, log *sshLog, rank int, args ...string) Proc {
+	t.Helper()
+	l := testSSH(t, s, bin, log)
+	spec := func(tg Target, addr string) ([]string, []byte) {
+		return args, []byte("c0ffee " + addr + "\n")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	procs, err := l.PrepareStart(ctx, []Target{sshTarget(s, rank)}, spec)
+	if err != nil {
+		t.Fatalf("PrepareStart: %v", err)
+	}
+	if len(procs) != 1 {
+		t.Fatalf("PrepareStart gave %d ranks, want 1", len(procs))
+	}
+	return procs[0]
+}
+
+// On a node holding a stamped copy, the rank starts in the one session
+// that finds it: no probe, no second session. It gets its input, its
+// standard error comes back, and it is killed by the PID that session
+// announced when it ignores everything else. A copy whose stamp is gone
+// is probed in that same session and started in a second; a cold node
+// is probed, copied to and started, three sessions as before.
+func TestSSHWarmStartTakesOneSession(t *testing.T) {
+	s := newTestServer(t)
+	s.noSignal = true
+	bin := writeFakeRank(t)
+
+	var cold sshLog
+	p := startOne(t, s, bin, &cold, 2, "--job", "j")
+	waitLog(t, &cold, "[127.0.0.1 rank 2] secret c0ffee 127.0.0.1, args rank --job j")
+	p.Stop()
+	if n := len(s.seen()); n != 3 || copies(s) != 1 {
+		t.Fatalf("cold start: %d sessions, %d copies (%q); want the quick start's probe, a copy and the rank", n, copies(s), s.seen())
+	}
+
+	before := len(s.seen())
+	var warm sshLog
+	p = startOne(t, s, bin, &warm, 1, "stubborn")
+	waitLog(t, &warm, "[127.0.0.1 rank 1] secret c0ffee 127.0.0.1, args rank stubborn")
+	if got := s.seen()[before:]; len(got) != 1 || !strings.Contains(got[0], `echo "start $$ $HOME"`) {
+		t.Fatalf("warm start ran %q; want the quick start alone", got)
+	}
+	if !strings.Contains(warm.String(), "copied to 0, already cached on 1") {
+		t.Errorf("warm start's log: %q", warm.String())
+	}
+	p.Stop()
+	if err := p.Err(); err == nil || err.Error() != "killed by signal KILL" && err.Error() != "exit status 137" {
+		t.Errorf("stubborn rank ended with %v, want killed by signal KILL", err)
+	}
+	if got := s.seen()[before:]; len(got) != 2 || !strings.HasPrefix(got[1], "kill -KILL ") {
+		t.Errorf("stopping the stubborn rank ran %q; want a kill by PID", got)
+	}
+
+	b, _ := inspectBinary(bin, "")
+	stamps, _ := filepath.Glob(filepath.Join(s.home, cacheDir(b.hash), "ioswarm.verified.*"))
+	if len(stamps) != 1 {
+		t.Fatalf("stamps %q, want one", stamps)
+	}
+	os.Remove(stamps[0])
+	before = len(s.seen())
+	var unstamped sshLog
+	p = startOne(t, s, bin, &unstamped, 0, "--job", "k")
+	waitLog(t, &unstamped, "[127.0.0.1 rank 0] secret c0ffee 127.0.0.1, args rank --job k")
+	p.Stop()
+	if got := s.seen()[before:]; len(got) != 2 || copies(s) != 1 {
+		t.Errorf("start without a stamp ran %q, %d copies in all; want the quick start (probing) and the rank", got, copies(s))
+	}
+	if _, err := os.Stat(stamps[0]); err != nil {
+		t.Errorf("the probe did not stamp the copy again: %v", err)
+	}
+}
+
+// A login shell that prints before the command runs makes the quick
+// start's answer unreadable: the node fails with the probe's words, and
+// the job secret is not sent to whatever answered.
+func TestSSHQuickStartRefusesGarbledAnswer(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	var log sshLog
+	startOne(t, s, bin, &log, 0, "--job", "j").Stop() // places and stamps the copy
+	dir := t.TempDir()
+	chatty := "#!/bin/sh\necho 'Welcome to node1'\nexec /bin/sh \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "sh"), []byte(chatty), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.path = dir + ":" + os.Getenv("PATH")
+	var garbled sshLog
+	l := testSSH(t, s, bin, &garbled)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "g"}, []byte("5ecret\n") }
+	_, err := l.PrepareStart(ctx, []Target{sshTarget(s, 0)}, spec)
+	if err == nil || !strings.Contains(err.Error(), `unexpected answer "Welcome to node1`) ||
+		!strings.Contains(err.Error(), "login shell") {
+		t.Fatalf("PrepareStart: %v; want the unexpected answer named", err)
+	}
+	l.Close()
+	// The rank behind the greeting reads its input's end and logs what it
+	// got: an empty line, not the secret.
+	secrets := filepath.Join(s.home, "secrets")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(secrets)
+		if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); len(lines) >= 2 {
+			if lines[1] != "secret=" {
+				t.Errorf("the rank behind the garbled answer read %q", lines[1])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the rank behind the garbled answer never ended; %s holds %q", secrets, b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
