@@ -68,6 +68,9 @@ func (s *copySource) hostFor(c *sshConn, advertise string) string {
 
 // copyTree is the servers of one Prepare.
 type copyTree struct {
+	path, host string // what the coordinator serves, and where it listens
+	log        *LineWriter
+
 	mu      sync.Mutex
 	sources []*copySource
 	changed chan struct{} // closed and replaced whenever a slot frees or a server joins
@@ -79,32 +82,43 @@ type copyTree struct {
 	failed  map[bool]int
 	served  map[bool]int // copies each kind sent
 	closers []func()
+	started bool // the coordinator's server was tried (see startRoot)
 	root    *binserve.Server
 	stop    context.CancelFunc
 	token   string
 }
 
-// newCopyTree starts the coordinator's server for path on host (all
-// addresses when ""; --listen's host when given, where ranks reach the
-// coordinator). It returns nil when it cannot serve: every copy then goes
-// over SSH.
+// newCopyTree makes the tree of one Prepare, whose coordinator's server
+// will serve path on host (all addresses when ""; --listen's host when
+// given, where ranks reach the coordinator). It returns nil when there
+// can be no tree: every copy then goes over SSH.
 func newCopyTree(path, host string, log *LineWriter) *copyTree {
 	token, err := binserve.NewToken()
 	if err != nil {
 		log.Printf("warning: %v; copies go over SSH\n", err)
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &binserve.Server{Path: path, Token: token}
-	if err := s.Listen(ctx, net.JoinHostPort(host, "0")); err != nil {
-		cancel()
-		log.Printf("warning: %v; copies go over SSH\n", err)
-		return nil
-	}
-	t := &copyTree{root: s, stop: cancel, token: token, changed: make(chan struct{}),
+	return &copyTree{path: path, host: host, log: log, token: token, changed: make(chan struct{}),
 		worked: map[bool]bool{}, failed: map[bool]int{}, served: map[bool]int{}}
+}
+
+// startRoot starts the coordinator's server when the first node needs a
+// copy, so a warm launch opens no port; t.mu is held. A server that
+// cannot listen leaves the tree without sources: copies go over SSH.
+func (t *copyTree) startRoot() {
+	if t.started {
+		return
+	}
+	t.started = true
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &binserve.Server{Path: t.path, Token: t.token}
+	if err := s.Listen(ctx, net.JoinHostPort(t.host, "0")); err != nil {
+		cancel()
+		t.log.Printf("warning: %v; copies go over SSH\n", err)
+		return
+	}
+	t.root, t.stop = s, cancel
 	t.add(&copySource{name: "the coordinator", port: s.Port(), slots: rootSlots})
-	return t
 }
 
 // add puts a server in the tree; t.mu is held.
@@ -124,6 +138,7 @@ func (t *copyTree) wake() {
 func (t *copyTree) acquire(ctx context.Context) (*copySource, error) {
 	for {
 		t.mu.Lock()
+		t.startRoot()
 		if len(t.sources) == 0 {
 			t.mu.Unlock()
 			return nil, nil
@@ -406,6 +421,12 @@ func (t *copyTree) close() {
 		go func() { defer wg.Done(); end() }()
 	}
 	wg.Wait()
-	t.stop()
-	t.root.Wait()
+	t.mu.Lock()
+	t.started = true // a fetch still on its way finds no new server
+	root, stop := t.root, t.stop
+	t.mu.Unlock()
+	if root != nil {
+		stop()
+		root.Wait()
+	}
 }

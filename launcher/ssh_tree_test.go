@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"context"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -87,7 +88,10 @@ func TestSSHTreeFallsBackToSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := placeStats{tree: newCopyTree(bin, "", l.Log)}
+	st.tree.mu.Lock()
+	st.tree.startRoot()
 	st.tree.sources[0].port = refusedPort(t)
+	st.tree.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, herrs := l.prepareAll(ctx, groupTargets(targets), &st, nil)
@@ -170,4 +174,21 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 	if n := strings.Count(log.String(), "the node lacks bash or timeout"); n != 2 {
 		t.Errorf("%d notes saying why, want 2:\n%s", n, log.String())
 	}
+}
+
+// The coordinator's server listens only once a node needs a copy: a warm
+// launch opens no port.
+func TestCopyTreeListensOnlyWhenACopyIsNeeded(t *testing.T) {
+	tree := newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard))
+	if tree.root != nil || len(tree.sources) != 0 {
+		t.Fatal("the coordinator's server listens before any copy is needed")
+	}
+	tree.close()
+	tree = newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard))
+	s, err := tree.acquire(context.Background())
+	if err != nil || s == nil || tree.root == nil || s.port != tree.root.Port() {
+		t.Fatalf("first copy: server %+v, %v; want the coordinator's, listening", s, err)
+	}
+	tree.giveBack(s)
+	tree.close()
 }
