@@ -127,9 +127,14 @@ const privFunc = `priv() { u=$(id -u); find "$@" -maxdepth 0 \( -not -user "$u" 
 // longer than copyTimeout (a copy still running past that has been
 // cancelled by its launcher). A copy killed outright (SIGKILL, a node
 // reset) runs no trap, so its partial file is left for the next run.
-var sweepFunc = `sweep() { find "$1" -mindepth 2 -maxdepth 2 -type f -name '.ioswarm.*' -mmin +` +
-	strconv.Itoa(int(copyTimeout/time.Minute)) + ` -exec rm -f {} + 2>/dev/null; ` +
-	`for o in "$1"/*/.ioswarm.part."$n".*; do [ -f "$o" ] && { kill -0 "${o##*.}" 2>/dev/null || rm -f "$o"; }; done; }; `
+var sweepFunc = sweepMineFunc + `sweep() { find "$1" -mindepth 2 -maxdepth 2 -type f -name '.ioswarm.*' -mmin +` +
+	strconv.Itoa(int(copyTimeout/time.Minute)) + ` -exec rm -f {} + 2>/dev/null; sweepmine "$1"; }; `
+
+// sweepMineFunc defines sweepmine, sweep's part that needs no fork: this
+// node's partial copies whose copying shell is gone. The quick start runs
+// it, so a warm node still clears what a killed copy left.
+const sweepMineFunc = `sweepmine() { for o in "$1"/*/.ioswarm.part."$n".*; do [ -f "$o" ] && ` +
+	`{ kill -0 "${o##*.}" 2>/dev/null || rm -f "$o"; }; done; }; `
 
 // copyTimeout bounds one copy of the binary to a node; a partial copy
 // older than this is abandoned.
@@ -177,14 +182,16 @@ var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 
 // the same session instead. Its arguments are the probe's three, "--"
 // and the rank's.
 // The rank's input is written only after "start": the job secret never
-// reaches a probe.
-var quickScript = nodeName + `q() { d="$HOME/.cache/ioswarm"; p="$d/$0/ioswarm"; s="$p.verified.$n"; ` +
+// reaches a probe. Before it starts the rank, it removes the partial
+// copies this node left whose copying shell is gone (sweepmine), as the
+// probe would have.
+var quickScript = nodeName + sweepMineFunc + `q() { d="$HOME/.cache/ioswarm"; p="$d/$0/ioswarm"; s="$p.verified.$n"; ` +
 	`v=; { read -r v <"$s" || :; } 2>/dev/null; ` +
 	`for o in "$d" "$d/$0" "$s" "$p"; do [ -O "$o" ] || return 1; done; ` +
 	`x=$(stat --printf '%a %d %i %s %y %z|' "$d" "$d/$0" "$s" "$p" 2>/dev/null) || return 1; ` +
 	`while [ -n "$x" ]; do e=${x%%|*}; x=${x#*|}; case ${e%% *} in *[2367]?|*[2367]) return 1;; esac; f=${e#* }; done; ` +
 	`[ "$v" = "$0 $f" ]; }; ` +
-	`if q 2>/dev/null; then echo "start $$ $HOME"; shift 4; exec "$p" "$@"; fi; ` +
+	`if q 2>/dev/null; then sweepmine "$d"; echo "start $$ $HOME"; shift 4; exec "$p" "$@"; fi; ` +
 	`echo probe; set -- "$1" "$2" "$3"; `
 
 // copyScript receives the binary on standard input into a temporary name

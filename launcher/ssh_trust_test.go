@@ -170,8 +170,9 @@ func TestCopyScriptRefusesLooseDirectory(t *testing.T) {
 // this node's, from a copying shell that is gone, are removed at once;
 // another node's (a home shared by a cluster) only once untouched for
 // longer than a copy may take; so are the older versions' ".ioswarm.PID".
+// The quick start, which forks nothing for it, removes this node's only.
 func TestScriptsSweepAbandonedPartialCopies(t *testing.T) {
-	for _, script := range []string{"probe", "copy"} {
+	for _, script := range []string{"probe", "copy", "quick"} {
 		t.Run(script, func(t *testing.T) {
 			home := t.TempDir()
 			data := []byte("#!/bin/sh\necho sweep\n")
@@ -198,12 +199,20 @@ func TestScriptsSweepAbandonedPartialCopies(t *testing.T) {
 					}
 				}
 			}
-			if script == "probe" {
+			switch script {
+			case "probe":
 				probeCached(t, home, sha256Hex(data))
-			} else {
+			case "copy":
 				placeBuild(t, home, []byte("#!/bin/sh\necho a third build\n"))
+			case "quick":
+				if out := quickAnswer(t, home, sha256Hex(data)); !strings.HasPrefix(out, "start ") {
+					t.Fatalf("quick start printed %q", out)
+				}
 			}
 			for name, kept := range files {
+				if script == "quick" && !strings.HasPrefix(name, ".ioswarm.part."+hostname(t)+".") {
+					kept = true
+				}
 				for _, d := range []string{dir, other} {
 					_, err := os.Stat(filepath.Join(d, name))
 					if kept != (err == nil) {
