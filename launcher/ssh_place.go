@@ -100,7 +100,7 @@ func (l *SSH) placesCachedOnly(g []Target) bool {
 }
 
 // track records a connection for Close; a launcher closed meanwhile (the
-// user pressed Ctrl-C) closes it at once. trackProc records a rank.
+// user pressed Ctrl-C) closes it at once.
 func (l *SSH) track(c *sshConn) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -112,6 +112,8 @@ func (l *SSH) track(c *sshConn) error {
 	return nil
 }
 
+// trackProc records a rank for Close; a launcher closed meanwhile stops it
+// at once.
 func (l *SSH) trackProc(p *sshProc) {
 	l.mu.Lock()
 	closed := l.closed
