@@ -219,16 +219,24 @@ var copyScript = placeScript(`cat >"$t" || exit 1; `)
 // fails exits 4, and the copy is then sent over SSH. The SHA-256 check is the
 // same, so what a stream delivers is kept only if it is this build. With
 // $4 "serve" the script then becomes the node's copy server (its input's
-// second line is the server's token), which saves the node a session.
+// second line is the server's token), which saves the node a session. $5
+// is the stream's time limit in seconds.
 var fetchScript = placeScript(`read -r k || exit 1; `+
 	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || { echo notools; exit 0; }; `+
-	`timeout `+strconv.Itoa(int(fetchTimeout/time.Second))+` bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' `+
+	`timeout "$5" bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' `+
 	`"$2" "$3" "$k" >"$t" || exit 4; `) + `; [ "$4" = serve ] && exec "$d/$1/ioswarm" serve-copy; exit 0`
 
 // fetchTimeout bounds one fetch from another node: 16 MiB take well under
 // a second on a cluster network, and a server that stopped answering must
-// not hold the node long before it gets its copy over SSH.
-const fetchTimeout = 30 * time.Second
+// not hold the node long before it gets its copy over SSH. Until a fetch
+// from a kind of server (the coordinator, or nodes) has worked, its
+// fetches get untriedTimeout: a firewall that drops the packets of those
+// ports makes a connect hang, not fail, and the two fetches that rule a
+// kind out should not hold a launch for long.
+const (
+	fetchTimeout   = 30 * time.Second
+	untriedTimeout = 10 * time.Second
+)
 
 // placeScript is the script that places a copy received by receive, which
 // writes it to "$t".
@@ -275,12 +283,14 @@ const probeTagSlot = `: tag; `
 
 func copyCommand(hash string) string { return shScript(copyScript, hash) }
 
-// fetchCommand is the command line of fetchScript from host:port; with
-// serve, the node then serves its copy (serve-copy) in the same session.
-func fetchCommand(hash, host string, port int, serve bool) string {
+// fetchCommand is the command line of fetchScript from host:port, the
+// stream given limit (whole seconds, at least one); with serve, the node
+// then serves its copy (serve-copy) in the same session.
+func fetchCommand(hash, host string, port int, serve bool, limit time.Duration) string {
 	mode := "-"
 	if serve {
 		mode = "serve"
 	}
-	return shScript(fetchScript, hash, host, strconv.Itoa(port), mode)
+	secs := strconv.Itoa(max(int(limit/time.Second), 1))
+	return shScript(fetchScript, hash, host, strconv.Itoa(port), mode, secs)
 }

@@ -82,7 +82,8 @@ type copyTree struct {
 	failed  map[bool]int
 	served  map[bool]int // copies each kind sent
 	closers []func()
-	started bool // the coordinator's server was tried (see startRoot)
+	untried time.Duration // a fetch's limit until its kind has worked (untriedTimeout)
+	started bool          // the coordinator's server was tried (see startRoot)
 	root    *binserve.Server
 	stop    context.CancelFunc
 	token   string
@@ -98,7 +99,7 @@ func newCopyTree(path, host string, log *LineWriter) *copyTree {
 		log.Printf("warning: %v; copies go over SSH\n", err)
 		return nil
 	}
-	return &copyTree{path: path, host: host, log: log, token: token, changed: make(chan struct{}),
+	return &copyTree{path: path, host: host, log: log, token: token, changed: make(chan struct{}), untried: untriedTimeout,
 		worked: map[bool]bool{}, failed: map[bool]int{}, served: map[bool]int{}}
 }
 
@@ -237,7 +238,7 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree) (bool, error) 
 	}
 	node, _ := c.client.RemoteAddr().(*net.TCPAddr)
 	serve := node != nil && t.serving()
-	f, err := l.startFetch(ctx, c, s, t.token, serve)
+	f, err := l.startFetch(ctx, c, s, t.token, serve, t.limit(s))
 	switch {
 	case err == nil:
 		t.release(s, true)
@@ -260,6 +261,17 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree) (bool, error) 
 	return false, nil
 }
 
+// limit is how long a fetch from s may take: less while no fetch from
+// its kind has worked yet.
+func (t *copyTree) limit(s *copySource) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.worked[s.node] {
+		return fetchTimeout
+	}
+	return min(t.untried, fetchTimeout)
+}
+
 // fetched is how a fetch session went: the script's first answer, and
 // where the node now serves (port 0: it does not, and its session has
 // ended) with what ends that.
@@ -273,7 +285,7 @@ type fetched struct {
 // answers: "placed", then with serve "serving PORT" from the server it
 // became. The token goes on the session's input twice, once for the
 // fetch and once for the server; the input's end stops the server.
-func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token string, serve bool) (fetched, error) {
+func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token string, serve bool, limit time.Duration) (fetched, error) {
 	sess, err := c.newSession(ctx)
 	if err != nil {
 		return fetched{}, err
@@ -286,7 +298,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 		sess.Close()
 		return fetched{}, c.sessionError(err)
 	}
-	if err := sess.Start(fetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port, serve)); err != nil {
+	if err := sess.Start(fetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port, serve, limit)); err != nil {
 		sess.Close()
 		return fetched{}, c.sessionError(err)
 	}
@@ -335,7 +347,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 	if werr != nil {
 		return failed("", c.sessionError(werr))
 	}
-	timeout := time.NewTimer(fetchTimeout + l.connectTimeout())
+	timeout := time.NewTimer(limit + l.connectTimeout())
 	defer timeout.Stop()
 	next := func() (string, error) {
 		select {
@@ -345,7 +357,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 			}
 			return line, nil
 		case <-timeout.C:
-			return "", fmt.Errorf("no answer within %v", fetchTimeout+l.connectTimeout())
+			return "", fmt.Errorf("no answer within %v", limit+l.connectTimeout())
 		case <-ctx.Done():
 			return "", context.Cause(ctx)
 		}

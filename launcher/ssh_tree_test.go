@@ -192,3 +192,42 @@ func TestCopyTreeListensOnlyWhenACopyIsNeeded(t *testing.T) {
 	tree.giveBack(s)
 	tree.close()
 }
+
+// A server that takes the connection and sends nothing (or a firewall
+// that drops the packets, so the connect hangs) holds a node only for the
+// short limit of a kind of server that has not worked yet, not for the
+// full fetch timeout; the node then gets its copy over SSH.
+func TestSSHTreeGivesUpSoonOnASilentServer(t *testing.T) {
+	needsStreamTools(t)
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	var log sshLog
+	l := testSSH(t, s, bin, &log)
+	l.Tree = true
+	targets := []Target{sshTarget(s, 0)}
+	if err := l.init(targets); err != nil {
+		t.Fatal(err)
+	}
+	st := placeStats{tree: newCopyTree(bin, "", l.Log)}
+	st.tree.untried = time.Second
+	st.tree.mu.Lock()
+	st.tree.startRoot()
+	st.tree.sources[0].port = blackHole(t)
+	st.tree.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*fetchTimeout)
+	defer cancel()
+	begin := time.Now()
+	_, herrs := l.prepareAll(ctx, groupTargets(targets), &st, nil)
+	took := time.Since(begin)
+	st.tree.close()
+	if len(herrs) > 0 {
+		t.Fatalf("Prepare: %v", herrs)
+	}
+	if fetches(s) != 1 || copies(s) != 1 || !strings.Contains(log.String(), "no copy from the coordinator") {
+		t.Errorf("%d fetches, %d SSH copies, log:\n%s\nwant a failed fetch, then an SSH copy", fetches(s), copies(s), log.String())
+	}
+	if took >= fetchTimeout/2 {
+		t.Errorf("the silent server held the node %v; its kind never worked, so it had %v", took, st.tree.untried)
+	}
+	t.Logf("fell back after %v: %s", took, log.String())
+}
