@@ -27,15 +27,23 @@ func needsStreamTools(t *testing.T) {
 	}
 }
 
-// With the tree, a node that needs the build streams it from the
-// coordinator's server, checks it and places it; nothing goes over SSH.
-func TestSSHTreeStreamsTheCopy(t *testing.T) {
+// treeLauncher is a launcher with the copy tree aimed at a test server
+// that runs the fake rank, and the log it writes.
+func treeLauncher(t *testing.T) (*testServer, string, *SSH, *sshLog) {
+	t.Helper()
 	needsStreamTools(t)
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	var log sshLog
-	l := testSSH(t, s, bin, &log)
+	log := &sshLog{}
+	l := testSSH(t, s, bin, log)
 	l.Tree = true
+	return s, bin, l, log
+}
+
+// With the tree, a node that needs the build streams it from the
+// coordinator's server, checks it and places it; nothing goes over SSH.
+func TestSSHTreeStreamsTheCopy(t *testing.T) {
+	s, bin, l, log := treeLauncher(t)
 	mustPrepare(t, l, sshTarget(s, 0))
 	b, _ := inspectBinary(bin, "")
 	got, err := os.ReadFile(filepath.Join(s.home, cacheDir(b.hash), "ioswarm"))
@@ -198,12 +206,7 @@ func TestCopyTreeListensOnlyWhenACopyIsNeeded(t *testing.T) {
 // short limit of a kind of server that has not worked yet, not for the
 // full fetch timeout; the node then gets its copy over SSH.
 func TestSSHTreeGivesUpSoonOnASilentServer(t *testing.T) {
-	needsStreamTools(t)
-	s := newTestServer(t)
-	bin := writeFakeRank(t)
-	var log sshLog
-	l := testSSH(t, s, bin, &log)
-	l.Tree = true
+	s, bin, l, log := treeLauncher(t)
 	targets := []Target{sshTarget(s, 0)}
 	if err := l.init(targets); err != nil {
 		t.Fatal(err)
