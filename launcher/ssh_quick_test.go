@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,5 +127,45 @@ func TestSSHQuickStartRefusesGarbledAnswer(t *testing.T) {
 			t.Fatalf("the rank behind the garbled answer never ended; %s holds %q", secrets, b)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A host listed nine times gets two connections; with PrepareStart, cold
+// and then warm, all nine ranks start with their own arguments and
+// input, the first of them on a warm node by the quick start alone.
+func TestSSHPrepareStartManyRanksOnOneHost(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	var targets []Target
+	for r := range 9 {
+		targets = append(targets, sshTarget(s, r))
+	}
+	spec := func(tg Target, addr string) ([]string, []byte) {
+		return []string{"--rank", fmt.Sprint(tg.Rank)}, []byte(fmt.Sprintf("s%d\n", tg.Rank))
+	}
+	for _, run := range []string{"cold", "warm"} {
+		before, quickBefore := len(s.seen()), ran(s, `echo "start $$ $HOME"`)
+		var log sshLog
+		l := testSSH(t, s, bin, &log)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		procs, err := l.PrepareStart(ctx, targets, spec)
+		cancel()
+		if err != nil || len(procs) != 9 {
+			t.Fatalf("%s: PrepareStart: %d ranks, %v", run, len(procs), err)
+		}
+		for r := range 9 {
+			waitLog(t, &log, fmt.Sprintf("[127.0.0.1 rank %d] secret s%d, args rank --rank %d\n", r, r, r))
+		}
+		quick := ran(s, `echo "start $$ $HOME"`) - quickBefore
+		if got := len(s.seen()) - before; run == "warm" && (got != 9 || quick != 1) {
+			t.Errorf("warm: %d sessions, %d quick starts; want 9 and 1 (one quick start, eight ranks)", got, quick)
+		}
+		l.Close()
+		for _, p := range procs {
+			waitProcDone(t, p, 5*time.Second)
+		}
+	}
+	if copies(s) != 1 {
+		t.Errorf("%d copies to one host, want 1", copies(s))
 	}
 }
