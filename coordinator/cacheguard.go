@@ -95,9 +95,13 @@ const skewShare = 0.01
 
 // skewWarning says when threads began far apart (start skew over 1% of
 // the window and over a millisecond), naming the node of the last one
-// to start; that is scheduling on the nodes, which the release skew
-// (clock error) does not explain.
-func skewWarning(p *result.Phase) string {
+// to start. That is scheduling on the nodes: the clocks are known to
+// within clockErr (the largest bound of the ranks' offsets), and the
+// release skew says how far apart the ranks' first threads woke for the
+// release, which a starved node makes late too. The release itself holds
+// no clock error: each rank's release moment is converted with the offset
+// its release time was set by, so the two cancel.
+func skewWarning(p *result.Phase, clockErr int64) string {
 	if p.WindowNS <= 0 || len(p.Threads) < 2 || float64(p.StartSkewNS) <= skewShare*float64(p.WindowNS) ||
 		p.StartSkewNS <= int64(time.Millisecond) {
 		return ""
@@ -109,8 +113,9 @@ func skewWarning(p *result.Phase) string {
 		}
 	}
 	return fmt.Sprintf("%s: threads began over %s, %.1f%% of the %s window (the last, thread %d, on %s): "+
-		"scheduling on the nodes, not clock error (release skew %s)",
+		"scheduling on the nodes, not clock error (clocks known to ±%s; the ranks' first threads woke for "+
+		"the release within %s of each other)",
 		p.Name, time.Duration(p.StartSkewNS).Round(time.Microsecond), 100*float64(p.StartSkewNS)/float64(p.WindowNS),
 		time.Duration(p.WindowNS).Round(time.Microsecond), last.Thread, last.Host,
-		time.Duration(p.ReleaseSkewNS).Round(time.Microsecond))
+		time.Duration(clockErr).Round(time.Microsecond), time.Duration(p.ReleaseSkewNS).Round(time.Microsecond))
 }

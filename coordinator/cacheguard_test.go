@@ -159,18 +159,19 @@ func TestSeriesStep(t *testing.T) {
 func TestSkewWarning(t *testing.T) {
 	p := &result.Phase{Name: "write", WindowNS: 100e6, StartSkewNS: 3e6, ReleaseSkewNS: 200e3, Threads: []result.Thread{
 		{Thread: 0, Host: "node1", StartNS: 1e9}, {Thread: 1, Host: "node3", StartNS: 1e9 + 3e6}}}
-	w := skewWarning(p)
-	for _, want := range []string{"write: threads began over 3ms", "3.0% of the 100ms window", "thread 1, on node3", "release skew 200µs"} {
+	w := skewWarning(p, 12e3)
+	for _, want := range []string{"write: threads began over 3ms", "3.0% of the 100ms window", "thread 1, on node3",
+		"not clock error (clocks known to ±12µs;", "first threads woke for the release within 200µs of each other"} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warning %q lacks %q", w, want)
 		}
 	}
 	p.StartSkewNS = 0.9e6 // under 1%: silent
-	if w := skewWarning(p); w != "" {
+	if w := skewWarning(p, 12e3); w != "" {
 		t.Errorf("0.9%% skew warned: %q", w)
 	}
 	p.WindowNS, p.StartSkewNS = 10e6, 0.5e6 // 5% but half a millisecond: silent
-	if w := skewWarning(p); w != "" {
+	if w := skewWarning(p, 12e3); w != "" {
 		t.Errorf("a 0.5 ms skew warned: %q", w)
 	}
 }

@@ -38,3 +38,25 @@ func TestRankTimesConvertByTheOffset(t *testing.T) {
 		t.Errorf("release at 5 s reaches the rank as %d ns, want %d", got, ahead+5*sec)
 	}
 }
+
+// A release set at one coordinator moment reaches each rank as its own
+// clock's reading of it, and the rank's release moment comes back through
+// the same offset: what is left is how late each rank's first thread
+// woke. Two ranks 3 h apart in clock, 2 ms and 7 ms late, give release
+// moments 5 ms apart, whatever their offsets: the release skew is the
+// ranks' lateness, not clock error.
+func TestReleaseMomentsHoldOnlyLateness(t *testing.T) {
+	const release = int64(10 * time.Second)
+	ms := int64(time.Millisecond)
+	var got []int64
+	for _, c := range []struct {
+		offset, late int64
+	}{{int64(3 * time.Hour), 2 * ms}, {-int64(5 * time.Second), 7 * ms}} {
+		m := barrier.MemberInfo{ClockOffset: c.offset}
+		rel, _ := onCoordinatorClock(0, m, "n", wire.RunReply{ReleasedAt: m.ToRank(release) + c.late})
+		got = append(got, rel)
+	}
+	if got[0] != release+2*ms || got[1] != release+7*ms {
+		t.Errorf("release moments %d, %d ns on the coordinator's clock; want the release plus 2 ms and 7 ms", got[0], got[1])
+	}
+}

@@ -83,7 +83,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := j.series(ctx, &p); err != nil {
 		return p, err
 	}
-	if w := skewWarning(&p); w != "" {
+	if w := skewWarning(&p, maxErr); w != "" {
 		p.Warnings = append(p.Warnings, w)
 		j.warn(w)
 	}

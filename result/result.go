@@ -197,7 +197,7 @@ type Phase struct {
 	IOPS               float64 `json:"iops"`                 // Ops / WindowNS
 	WindowNS           int64   `json:"window_ns"`            // latest end − earliest start
 	StartSkewNS        int64   `json:"start_skew_ns"`        // latest start − earliest start
-	ReleaseSkewNS      int64   `json:"release_skew_ns"`      // spread of the ranks' measured release moments
+	ReleaseSkewNS      int64   `json:"release_skew_ns"`      // spread of the ranks' measured release moments: their first threads' wake-up lateness, no clock error
 	FirstDoneNS        int64   `json:"first_done_ns"`        // earliest thread end, coordinator clock
 	StartNS            int64   `json:"start_ns"`             // earliest thread start, coordinator clock
 	ThreadBandwidth    Spread  `json:"thread_bandwidth"`     // per-thread bytes/(end−start)
