@@ -92,7 +92,8 @@ func TestExecAndKillCommands(t *testing.T) {
 // The scripts are single lines without "!" so that csh-family login shells
 // pass them to sh intact.
 func TestScriptsAreOneLineWithoutBang(t *testing.T) {
-	for name, s := range map[string]string{"probe": probeScript, "copy": copyScript, "start": startScript} {
+	for name, s := range map[string]string{"probe": probeScript, "copy": copyScript, "start": startScript,
+		"fetch": fetchScript, "quick": quickScript + probeText([]string{""})} {
 		if strings.ContainsAny(s, "\n!") {
 			t.Errorf("%s script holds a newline or '!': %q", name, s)
 		}
