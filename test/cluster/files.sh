@@ -96,7 +96,7 @@ write_node() {
 		"MaxStartups 100:30:200" \
 		"MaxSessions 64" \
 		"Subsystem sftp internal-sftp" \
-		"LogLevel INFO"
+		"LogLevel VERBOSE"
 }
 
 # write_ssh_config pins every node's address and this run's key and
