@@ -98,10 +98,16 @@ func (lw *LineWriter) Forward(r io.Reader, host string, rank int) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	for sc.Scan() {
-		lw.mu.Lock()
-		fmt.Fprintf(lw.w, "[%s rank %d] %s\n", host, rank, sc.Text())
-		lw.mu.Unlock()
+		lw.RankLine(host, rank, sc.Text())
 	}
+}
+
+// RankLine writes one line of a rank's output, prefixed with
+// "[host rank N] ".
+func (lw *LineWriter) RankLine(host string, rank int, line string) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	fmt.Fprintf(lw.w, "[%s rank %d] %s\n", host, rank, line)
 }
 
 // Printf writes one line.

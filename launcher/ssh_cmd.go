@@ -81,6 +81,9 @@ func killCommand(pid int) string {
 // binary others could replace would run with the user's rights.
 func cacheDir(hash string) string { return path.Join(".cache", "ioswarm", hash) }
 
+// cachedExe is the cached copy of build hash in the node's home.
+func cachedExe(home, hash string) string { return path.Join(home, cacheDir(hash), "ioswarm") }
+
 // shaFunc defines sha, which prints the SHA-256 of its input first on its
 // line: openssl's where there is one, since it hashes about three times
 // faster than coreutils' sha256sum (a node hashes the whole binary on

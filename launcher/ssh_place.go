@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,7 +56,7 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 			l.trackProc(p)
 			procs = append(procs, p)
 			st.cached.Add(1)
-			exes = slices.Repeat([]string{path.Join(home, cacheDir(l.build.hash), "ioswarm")}, len(g))
+			exes = slices.Repeat([]string{cachedExe(home, l.build.hash)}, len(g))
 		} else {
 			ans = &a
 		}
@@ -173,9 +172,7 @@ type probeAnswer struct {
 
 // probe runs the probe script for paths ("" is the cached copy).
 func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (probeAnswer, error) {
-	// A dead link is the keepalives' business; this bound is for a node
-	// that answers them but hangs in the probe (a home on a dead NFS).
-	pctx, cancel := context.WithTimeout(ctx, l.connectTimeout()+time.Minute)
+	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
 	out, err := c.run(pctx, probeCommand(l.build.hash, l.build.unames, paths), nil)
 	cancel()
 	if err != nil {
@@ -183,6 +180,11 @@ func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (probeAnswe
 	}
 	return parseProbe(out, len(paths))
 }
+
+// probeTimeout bounds a session that probes a node. A dead link is the
+// keepalives' business; this bound is for a node that answers them but
+// hangs in the probe (a home on a dead NFS).
+func (l *SSH) probeTimeout() time.Duration { return l.connectTimeout() + time.Minute }
 
 // parseProbe reads the probe script's answer about n paths.
 func parseProbe(out []byte, n int) (probeAnswer, error) {
@@ -226,7 +228,7 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswe
 		return "", fmt.Errorf("preinstalled binary %s (--remote-bin) is another build (sha256 %s) than this "+
 			"ioswarm (sha256 %s); install this very binary there", exe, shortHash(state), shortHash(hash))
 	}
-	cached := path.Join(home, cacheDir(hash), "ioswarm")
+	cached := cachedExe(home, hash)
 	if strings.HasPrefix(state, "unsafe ") {
 		return "", unsafeCache(state)
 	}

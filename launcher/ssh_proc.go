@@ -35,30 +35,55 @@ func startRank(c *sshConn, t Target, exe string, args []string, stdin []byte, lo
 	if err != nil {
 		return nil, c.sessionError(err)
 	}
-	in, err1 := sess.StdinPipe()
-	out, err2 := sess.StdoutPipe()
-	errOut, err3 := sess.StderrPipe()
-	if err := firstError(err1, err2, err3); err != nil {
-		sess.Close()
-		return nil, c.sessionError(err)
-	}
-	if err := sess.Start(rankCommand(exe, args)); err != nil {
-		sess.Close()
-		return nil, c.sessionError(err)
+	in, out, errOut, err := c.pipedStart(sess, rankCommand(exe, args))
+	if err != nil {
+		return nil, err
 	}
 	p := &sshProc{procEnd: newProcEnd(), conn: c, sess: sess, in: in, grace: grace}
 	go p.readPID(out)
 	go func() {
 		log.Forward(errOut, t.Host, t.Rank)
-		err := c.exitError(sess.Wait())
-		sess.Close()
-		p.finish(err)
+		p.end()
 	}()
-	if _, err := in.Write(stdin); err != nil {
-		p.Stop()
-		return nil, fmt.Errorf("send job secret: %w", c.sessionError(err))
+	if err := p.send(stdin); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// pipedStart starts cmd in sess with its three streams piped to this
+// side; on failure the session is closed.
+func (c *sshConn) pipedStart(sess *ssh.Session, cmd string) (io.WriteCloser, io.Reader, io.Reader, error) {
+	in, err1 := sess.StdinPipe()
+	out, err2 := sess.StdoutPipe()
+	errOut, err3 := sess.StderrPipe()
+	if err := firstError(err1, err2, err3); err != nil {
+		sess.Close()
+		return nil, nil, nil, c.sessionError(err)
+	}
+	if err := sess.Start(cmd); err != nil {
+		sess.Close()
+		return nil, nil, nil, c.sessionError(err)
+	}
+	return in, out, errOut, nil
+}
+
+// send writes the rank's launch input (the job secret, the address to
+// dial); a rank that cannot take it is stopped.
+func (p *sshProc) send(stdin []byte) error {
+	if _, err := p.in.Write(stdin); err != nil {
+		p.Stop()
+		return fmt.Errorf("send job secret: %w", p.conn.sessionError(err))
+	}
+	return nil
+}
+
+// end waits for the rank's session to end, once its standard error has
+// been read to the end, and records how it ended.
+func (p *sshProc) end() {
+	err := p.conn.exitError(p.sess.Wait())
+	p.sess.Close()
+	p.finish(err)
 }
 
 // readPID takes the PID from the first line the start script prints, then

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // quickStart starts t's rank from the node's cached copy in the session
@@ -19,22 +18,15 @@ import (
 // probe's answer, for place to go on from. Either way the node costs one
 // session where Prepare and Start cost two or three.
 func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []string, stdin []byte) (*sshProc, string, probeAnswer, error) {
-	pctx, cancel := context.WithTimeout(ctx, l.connectTimeout()+time.Minute)
+	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
 	defer cancel()
 	sess, err := c.newSession(pctx)
 	if err != nil {
 		return nil, "", probeAnswer{}, err
 	}
-	in, err1 := sess.StdinPipe()
-	out, err2 := sess.StdoutPipe()
-	errOut, err3 := sess.StderrPipe()
-	if err := firstError(err1, err2, err3); err != nil {
-		sess.Close()
-		return nil, "", probeAnswer{}, c.sessionError(err)
-	}
-	if err := sess.Start(quickCommand(l.build.hash, l.build.unames, args)); err != nil {
-		sess.Close()
-		return nil, "", probeAnswer{}, c.sessionError(err)
+	in, out, errOut, err := c.pipedStart(sess, quickCommand(l.build.hash, l.build.unames, args))
+	if err != nil {
+		return nil, "", probeAnswer{}, err
 	}
 	// Until the first line says what the session is, nothing ends it but
 	// pctx: a node that hangs (a home on a dead NFS server) is cut off.
@@ -57,13 +49,10 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 		go func() { _, _ = io.Copy(io.Discard, br) }()
 		go func() {
 			<-stderrDone
-			err := c.exitError(sess.Wait())
-			sess.Close()
-			p.finish(err)
+			p.end()
 		}()
-		if _, err := in.Write(stdin); err != nil {
-			p.Stop()
-			return nil, "", probeAnswer{}, fmt.Errorf("send job secret: %w", c.sessionError(err))
+		if err := p.send(stdin); err != nil {
+			return nil, "", probeAnswer{}, err
 		}
 		return p, home, probeAnswer{}, nil
 	}
@@ -130,7 +119,7 @@ func (h *heldLines) read(r io.Reader) {
 	for sc.Scan() {
 		h.mu.Lock()
 		if h.fwd {
-			h.log.Printf("[%s rank %d] %s\n", h.host, h.rank, sc.Text())
+			h.log.RankLine(h.host, h.rank, sc.Text())
 		} else if len(h.lines) < maxHeldLines {
 			h.lines = append(h.lines, sc.Text())
 		}
@@ -145,7 +134,7 @@ func (h *heldLines) forward() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, line := range h.lines {
-		h.log.Printf("[%s rank %d] %s\n", h.host, h.rank, line)
+		h.log.RankLine(h.host, h.rank, line)
 	}
 	h.lines, h.fwd = nil, true
 }
