@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"gonum.org/v1/plot/plotter"
-
 	"ioswarm/study"
 	"ioswarm/units"
 	"ioswarm/wire"
@@ -20,11 +18,15 @@ type line struct {
 	phase  string
 	study  int // index of the study: picks dash pattern and marker
 	depth  int // the queue depth of a per-depth line; 0 otherwise
-	bw     plotter.XYs
-	iops   plotter.XYs // random phases only
+	// kind picks dashes and marks: the study's index, or for a per-depth
+	// line the depth's place among the study's depths, so that
+	// neighbouring depths never share a pattern.
+	kind int
+	bw   []xy
+	iops []xy // random phases only
 	// The iterations' range around each point (min below, max above),
 	// when a point ran more than one iteration; drawn as error bars.
-	bwErr, iopsErr plotter.YErrors
+	bwErr, iopsErr []yRange
 	spread         bool
 }
 
@@ -55,7 +57,10 @@ func contentOf(ss []*study.Sweep) (content, error) {
 	for i, s := range ss {
 		for _, g := range groupsOf(s, c.byDepth) {
 			phase := g.phase
-			l := line{legend: g.legend, phase: phase, study: i, depth: g.depth}
+			l := line{legend: g.legend, phase: phase, study: i, depth: g.depth, kind: i}
+			if g.depth > 0 {
+				l.kind = depthPlace(s, g.depth)
+			}
 			if len(ss) > 1 {
 				l.legend = g.legend + " · " + names[i]
 			}
@@ -68,11 +73,11 @@ func contentOf(ss []*study.Sweep) (content, error) {
 					x = float64(f.IODepth)
 				}
 				bs := f.BandwidthStat
-				l.bw = append(l.bw, plotter.XY{X: x, Y: f.Bandwidth / 1e9})
+				l.bw = append(l.bw, xy{X: x, Y: f.Bandwidth / 1e9})
 				l.bwErr = append(l.bwErr, errorOf(f.Bandwidth/1e9, bs.Min/1e9, bs.Max/1e9, f.Iterations))
 				if wire.Phase(phase).CountsOps() {
 					is := f.IOPSStat
-					l.iops = append(l.iops, plotter.XY{X: x, Y: f.IOPS})
+					l.iops = append(l.iops, xy{X: x, Y: f.IOPS})
 					l.iopsErr = append(l.iopsErr, errorOf(f.IOPS, is.Min, is.Max, f.Iterations))
 				}
 				l.spread = l.spread || f.Iterations > 1
@@ -94,11 +99,11 @@ func contentOf(ss []*study.Sweep) (content, error) {
 
 // errorOf is the range of a point's iterations as distances below and
 // above the mean it is drawn at; nothing for a single iteration.
-func errorOf(mean, lo, hi float64, iterations int) struct{ Low, High float64 } {
+func errorOf(mean, lo, hi float64, iterations int) yRange {
 	if iterations < 2 {
-		return struct{ Low, High float64 }{}
+		return yRange{}
 	}
-	return struct{ Low, High float64 }{Low: mean - lo, High: hi - mean}
+	return yRange{Low: mean - lo, High: hi - mean}
 }
 
 // group is one line's points: a phase, and in a sweep over threads and
@@ -147,6 +152,19 @@ func groupsOf(s *study.Sweep, byDepth bool) []group {
 		})
 	}
 	return out
+}
+
+// depthPlace is where depth d falls among the study's depths, smallest 0.
+func depthPlace(s *study.Sweep, d int) int {
+	n := 0
+	seen := map[int]bool{}
+	for _, p := range s.Points {
+		if e := p.Config.IODepth; e < d && !seen[e] {
+			seen[e] = true
+			n++
+		}
+	}
+	return n
 }
 
 // threadCounts lists the distinct thread counts of a study's points.

@@ -178,7 +178,7 @@ func TestCountLabels(t *testing.T) {
 			t.Errorf("countText(%v) = %q, want %q", v, got, want)
 		}
 	}
-	for _, tk := range counts(0, 900000) {
+	for _, tk := range niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) })(0, 900000) {
 		if strings.Contains(tk.Label, ".00") {
 			t.Errorf("tick label %q", tk.Label)
 		}
@@ -332,6 +332,10 @@ func TestDepthSweeps(t *testing.T) {
 	}
 	if c.byDepth || c.maxX != 4 || !reflect.DeepEqual(legends, []string{"randread qd1", "randread qd16"}) {
 		t.Errorf("grid: byDepth %v max x %v legends %v", c.byDepth, c.maxX, legends)
+	}
+	// Neighbouring depths never share a dash pattern and mark.
+	if a, b := styled(c.lines[0]), styled(c.lines[1]); a.glyph == b.glyph || slices.Equal(a.dash, b.dash) {
+		t.Errorf("qd1 and qd16 drawn alike: %+v, %+v", a, b)
 	}
 	if got := c.lines[1].iops[2].Y; got != 4*16*1e4 {
 		t.Errorf("4 threads at depth 16 drawn at %v IOPS", got)

@@ -5,11 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"ioswarm/result"
 	"ioswarm/wire"
 )
@@ -19,8 +14,8 @@ type tline struct {
 	legend string
 	phase  string
 	node   int // index of the node for dash patterns; 0 for the whole phase
-	bw     plotter.XYs
-	iops   plotter.XYs // random phases only
+	bw     []xy
+	iops   []xy // random phases only
 }
 
 // timeline is what a timeline chart draws: each phase's series placed on
@@ -58,9 +53,9 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 			for k := range bytesIn {
 				// Each interval's figure is drawn at its middle.
 				x := (float64(s.StartNS-origin)/1e9 + (float64(k)+0.5)*step)
-				l.bw = append(l.bw, plotter.XY{X: x, Y: float64(bytesIn[k]) / step / 1e9})
+				l.bw = append(l.bw, xy{X: x, Y: float64(bytesIn[k]) / step / 1e9})
 				if random {
-					l.iops = append(l.iops, plotter.XY{X: x, Y: float64(opsIn[k]) / step})
+					l.iops = append(l.iops, xy{X: x, Y: float64(opsIn[k]) / step})
 				}
 			}
 			t.lines = append(t.lines, l)
@@ -70,7 +65,7 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 			for k, v := range ls.P99 {
 				if v > 0 {
 					x := float64(ls.StartNS-origin)/1e9 + (float64(k)+0.5)*float64(ls.StepNS)/1e9
-					l.bw = append(l.bw, plotter.XY{X: x, Y: float64(v) / 1e6})
+					l.bw = append(l.bw, xy{X: x, Y: float64(v) / 1e6})
 				}
 			}
 			if len(l.bw) > 0 {
@@ -108,82 +103,44 @@ func WriteTimeline(base string, job *result.Job, byNode bool, size Size) (svgPat
 	if err != nil {
 		return "", "", err
 	}
-	return writeBoth(base, t.render, size)
+	return writeBoth(base, t.figure(), size)
 }
 
-func (t timeline) render(dc draw.Canvas) error {
-	bw := timePanel("bandwidth, GB/s (10^9 B/s)")
-	bw.Title.Text = t.title
-	bw.Y.Tick.Marker = plot.TickerFunc(niceTicks(strconv.FormatFloat))
-	var iops *plot.Plot
-	if t.random {
-		iops = timePanel("IOPS")
-		iops.Y.Tick.Marker = plot.TickerFunc(niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) }))
-	}
-	legend := newLegend()
+// figure lays the timeline out: GB/s over seconds, IOPS below it for
+// random phases and their p99 latency per second below that, all on one
+// time axis from the first phase's start.
+func (t timeline) figure() *figure {
+	end := 0.0
 	for _, l := range t.lines {
-		ln, err := plotter.NewLine(l.bw)
-		if err != nil {
-			return fmt.Errorf("%s: %w", l.legend, err)
-		}
-		ln.Color, ln.Width, ln.Dashes = phaseColor(l.phase), vg.Points(1.5), dashes(l.node)
-		bw.Add(ln)
-		legend.Add(l.legend, ln)
-		if iops != nil && len(l.iops) > 0 {
-			li, err := plotter.NewLine(l.iops)
-			if err != nil {
-				return fmt.Errorf("%s: %w", l.legend, err)
-			}
-			li.Color, li.Width, li.Dashes = ln.Color, ln.Width, ln.Dashes
-			iops.Add(li)
+		for _, v := range l.bw {
+			end = max(end, v.X)
 		}
 	}
-	var lat *plot.Plot
+	f := &figure{title: t.title, x: axis{label: "seconds from the first phase's start", lo: 0, hi: end, ticks: niceTicks(strconv.FormatFloat)}}
+	bw := panel{y: axis{label: "bandwidth, GB/s (10^9 B/s)", ticks: niceTicks(strconv.FormatFloat)}}
+	iops := panel{y: axis{label: "IOPS", ticks: niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) })}}
+	for _, l := range t.lines {
+		lk := look{color: phaseColor(l.phase), width: 2, dash: dashes(l.node)}
+		bw.series = append(bw.series, series{look: lk, pts: l.bw})
+		f.legend = append(f.legend, legendEntry{text: l.legend, look: lk})
+		if len(l.iops) > 0 {
+			iops.series = append(iops.series, series{look: lk, pts: l.iops})
+		}
+	}
+	f.panels = append(f.panels, bw)
+	if t.random {
+		f.panels = append(f.panels, iops)
+	}
 	if len(t.p99) > 0 {
-		lat = timePanel("p99 latency per second, ms")
-		lat.Y.Tick.Marker = plot.TickerFunc(niceTicks(strconv.FormatFloat))
+		lat := panel{y: axis{label: "p99 latency per second, ms", ticks: niceTicks(strconv.FormatFloat)}}
 		for _, l := range t.p99 {
 			// Points as well as lines: a phase of one second is one point.
-			ln, sc, err := plotter.NewLinePoints(l.bw)
-			if err != nil {
-				return fmt.Errorf("%s p99: %w", l.legend, err)
-			}
-			ln.Color, ln.Width = phaseColor(l.phase), vg.Points(1.5)
-			sc.Color, sc.Radius = ln.Color, vg.Points(2.5)
-			lat.Add(ln, sc)
+			lat.series = append(lat.series, series{look: look{color: phaseColor(l.phase), width: 2, glyph: glyphCircle, radius: 3.3}, pts: l.bw})
 		}
+		f.panels = append(f.panels, lat)
 	}
-	for _, p := range []*plot.Plot{bw, iops, lat} {
-		if p != nil {
-			p.Y.Max = max(p.Y.Max*1.08, 1e-3)
-			// Every panel on one time axis, from the first start.
-			p.X.Min, p.X.Max = 0, bw.X.Max
-		}
+	for i := range f.panels {
+		f.panels[i].fitY()
 	}
-	plots, side := split(dc, legend)
-	rows := [][]*plot.Plot{{bw}}
-	for _, p := range []*plot.Plot{iops, lat} {
-		if p != nil {
-			rows = append(rows, []*plot.Plot{p})
-		}
-	}
-	tiles := draw.Tiles{Rows: len(rows), Cols: 1, PadY: vg.Points(14), PadTop: vg.Points(4), PadBottom: vg.Points(4)}
-	cells := plot.Align(rows, tiles, plots)
-	for i, r := range rows {
-		r[0].Draw(cells[i][0])
-	}
-	legend.Draw(side)
-	return nil
-}
-
-// timePanel is an empty plot with a linear time axis and y from zero.
-func timePanel(yLabel string) *plot.Plot {
-	p := plot.New()
-	sans(p)
-	p.X.Label.Text = "seconds from the first phase's start"
-	p.Y.Label.Text = yLabel
-	p.X.Tick.Marker = plot.TickerFunc(niceTicks(strconv.FormatFloat))
-	p.Y.Min, p.Y.Max = 0, 0
-	p.Add(gridLines())
-	return p
+	return f
 }
