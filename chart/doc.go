@@ -12,7 +12,8 @@
 //
 // A plotting library would bring twelve fonts and PDF, TeX and image
 // codecs: 7.5 MB of a 16.5 MB binary that every node of a launch copies
-// and every rank hashes at start. This package costs under 1 MB.
+// and every rank hashes at start. This package, its font included, costs
+// about 1 MB.
 //
 // It imports the standard library, golang.org/x/image, the Liberation
 // Sans font, ioswarm/result, study, units and wire (the phase names); it
