@@ -347,7 +347,7 @@ func TestDepthSweeps(t *testing.T) {
 func TestTimeline(t *testing.T) {
 	job := &result.Job{JobID: "abc", Config: result.Config{Threads: 2}, Hosts: []result.Host{{Host: "a"}, {Host: "b"}},
 		Phases: []result.Phase{
-			{Name: "write", Iteration: 1, Series: &result.Series{StartNS: 1e9, StepNS: 5e8, Bytes: []int64{5e8, 1e9}, Ops: []int64{1, 2},
+			{Name: "write", Iteration: 1, WindowNS: 1e9, Series: &result.Series{StartNS: 1e9, StepNS: 5e8, Bytes: []int64{5e8, 1e9}, Ops: []int64{1, 2},
 				ByHost: []result.HostSeries{{Host: "a", Bytes: []int64{5e8, 5e8}, Ops: []int64{1, 1}}, {Host: "b", Bytes: []int64{0, 5e8}, Ops: []int64{0, 1}}}}},
 			{Name: "randread", Iteration: 1, Series: &result.Series{StartNS: 3e9, StepNS: 1e9, Bytes: []int64{4096e3}, Ops: []int64{1e3}},
 				LatencySeries: &result.LatencySeries{StartNS: 3e9, StepNS: 1e9, P99: []int64{2e6}}},
@@ -366,6 +366,19 @@ func TestTimeline(t *testing.T) {
 	if pt := tl.p99[0].bw[0]; pt.X != 2.5 || pt.Y != 2 {
 		t.Errorf("randread p99 at %+v, want (2.5 s, 2 ms)", pt)
 	}
+	// A window that ends 0.3 s into the second interval: its 1 GB came in
+	// 0.3 s, 3.33 GB/s, drawn at the middle of those 0.3 s.
+	job.Phases[0].WindowNS = 8e8
+	if tl, err = timelineOf(job, false); err != nil {
+		t.Fatal(err)
+	}
+	if pt := tl.lines[0].bw[1]; math.Abs(pt.X-0.65) > 1e-9 || math.Abs(pt.Y-1/0.3) > 1e-9 {
+		t.Errorf("write's cut interval at %+v, want (0.65, 3.333)", pt)
+	}
+	if pt := tl.lines[0].bw[0]; pt.X != 0.25 || pt.Y != 1 {
+		t.Errorf("write's whole interval at %+v, want (0.25, 1)", pt)
+	}
+	job.Phases[0].WindowNS = 1e9
 	byNode, err := timelineOf(job, true)
 	if err != nil || len(byNode.lines) != 3 || byNode.lines[1].legend != "write · b" {
 		t.Errorf("by node: %d lines, %v", len(byNode.lines), err)

@@ -49,13 +49,13 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 		t.random = t.random || random
 		add := func(legend string, node int, bytesIn, opsIn []int64) {
 			l := tline{legend: legend, phase: p.Name, node: node}
-			step := float64(s.StepNS) / 1e9
 			for k := range bytesIn {
 				// Each interval's figure is drawn at its middle.
-				x := (float64(s.StartNS-origin)/1e9 + (float64(k)+0.5)*step)
-				l.bw = append(l.bw, xy{X: x, Y: float64(bytesIn[k]) / step / 1e9})
+				from, to := interval(s, p.WindowNS, k)
+				x, length := (float64(s.StartNS-origin+from+to)/2)/1e9, float64(to-from)/1e9
+				l.bw = append(l.bw, xy{X: x, Y: float64(bytesIn[k]) / length / 1e9})
 				if random {
-					l.iops = append(l.iops, xy{X: x, Y: float64(opsIn[k]) / step})
+					l.iops = append(l.iops, xy{X: x, Y: float64(opsIn[k]) / length})
 				}
 			}
 			t.lines = append(t.lines, l)
@@ -94,6 +94,20 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 	t.title = fmt.Sprintf("ioswarm timeline: job %s\n%d threads on %s; each point: one interval's bytes (ops) / its length",
 		job.JobID, job.Config.Threads, on)
 	return t, nil
+}
+
+// interval is the part of the phase's window that interval k of its
+// series covers, in ns from the series' start. The last interval is cut
+// at the window's end: the phase did nothing after it, and dividing its
+// bytes by a whole step would draw its rate too low (a phase of one
+// interval as much as a step too slow). A window of 0 (none recorded)
+// leaves every interval whole.
+func interval(s *result.Series, windowNS int64, k int) (from, to int64) {
+	from, to = int64(k)*s.StepNS, int64(k+1)*s.StepNS
+	if windowNS > from && windowNS < to {
+		to = windowNS
+	}
+	return from, to
 }
 
 // WriteTimeline draws a job's phases over time as SVG and PNG for base
