@@ -2,7 +2,9 @@ package chart
 
 import (
 	"bytes"
+	"encoding/xml"
 	"image"
+	"io"
 	"math"
 	"regexp"
 	"strconv"
@@ -356,5 +358,30 @@ func TestSVGHoldsTheScene(t *testing.T) {
 	}
 	if m := regexp.MustCompile(`stroke="#1f5fbf"`).FindAllString(svg, -1); len(m) == 0 {
 		t.Error("no stroke in the write phase's colour")
+	}
+
+	// Text that XML must escape (a study's name is the user's) still
+	// gives a well-formed file that holds it.
+	s.text("t", pt{10, 10}, `A&B <"gpfs"> 'old'`, 12, anchorStart, false, black)
+	buf.Reset()
+	if err := writeSVG(&buf, s, face); err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(&buf)
+	found := false
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not well-formed XML: %v", err)
+		}
+		if cd, ok := tok.(xml.CharData); ok && string(cd) == `A&B <"gpfs"> 'old'` {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the escaped text did not come back from the SVG")
 	}
 }
