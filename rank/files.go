@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"golang.org/x/sys/unix"
 
 	"ioswarm/wire"
@@ -211,11 +213,11 @@ func probeDirect(d *dirHandle, path string) error {
 // prepareFiles readies the files for phase, untimed: a write phase must
 // find none of its files (removeOld), any other phase all of them full
 // (prefill).
-func (s *state) prepareFiles(phase wire.Phase) error {
+func (s *state) prepareFiles(ctx context.Context, phase wire.Phase) error {
 	if phase == wire.Write {
 		return s.removeOld()
 	}
-	return s.prefill()
+	return s.prefill(ctx)
 }
 
 // removeOld removes what an earlier phase (an earlier iteration's write, a
@@ -244,32 +246,47 @@ func (s *state) removeOld() error {
 // pattern untimed where it does not. Random phases need this: random writes
 // into sparse files are far slower on GPFS and Lustre than into allocated
 // ones, and random reads of holes read nothing.
-func (s *state) prefill() error {
-	if s.shared() {
-		if s.sharedFull {
-			return nil
-		}
-		for _, w := range s.workers {
-			if err := s.writeWhole(w); err != nil {
-				return err
-			}
-		}
-		s.sharedFull = true
+//
+// The files are written side by side (prefillWriters at a time), as the
+// phase's threads write them: one stream at a time took a rank's whole
+// aggregate at one client stream's rate (a 1 TB random study's prefill
+// for hours on a filesystem whose clients need many streams), and left
+// the files in another state than a write phase of the same threads does.
+func (s *state) prefill(ctx context.Context) error {
+	var todo []*worker
+	switch {
+	case s.shared() && s.sharedFull:
 		return nil
-	}
-	for _, w := range s.workers {
-		size, err := s.dir.size(w.path)
-		if err == nil && size >= w.size {
-			continue
+	case s.shared():
+		todo = s.workers
+	default:
+		for _, w := range s.workers {
+			if size, err := s.dir.size(w.path); err == nil && size >= w.size {
+				continue
+			}
+			todo = append(todo, w)
 		}
-		if err := s.writeWhole(w); err != nil {
-			return err
-		}
 	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(prefillWriters(len(todo), s.job.Block))
+	for _, w := range todo {
+		g.Go(func() error { return s.writeWhole(gctx, w) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	s.sharedFull = s.shared()
 	return nil
 }
 
-func (s *state) writeWhole(w *worker) error {
+// prefillWriters is how many files a rank prefills at once: all of them up
+// to 16, and no more than 256 MiB of records in flight, so a rank of many
+// threads with large records does not hold a buffer per thread.
+func prefillWriters(files int, block int64) int {
+	return max(1, min(files, 16, int((256<<20)/max(block, 1))))
+}
+
+func (s *state) writeWhole(ctx context.Context, w *worker) error {
 	bufs, err := alignedBuffers(1, s.job.Block)
 	if err != nil {
 		return err
@@ -285,6 +302,9 @@ func (s *state) writeWhole(w *worker) error {
 	}
 	defer unix.Close(fd)
 	for l := int64(0); l < w.size; l += s.job.Block {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("prefill of %s stopped: %w", w.path, err)
+		}
 		off := w.m.at(l)
 		w.pat.fill(bufs[0], off)
 		if err := pwriteFull(fd, bufs[0], off); err != nil {

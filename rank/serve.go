@@ -137,7 +137,7 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if s.job.FilesOf != "" {
 			return wire.Empty{}, s.checkReused(in.Phase)
 		}
-		return wire.Empty{}, s.prepareFiles(in.Phase)
+		return wire.Empty{}, s.prepareFiles(ctx, in.Phase)
 	case wire.KindShared:
 		var in wire.MakeShared
 		if err := decode(req, &in); err != nil || !in.Make || !s.shared() || s.job.FilesOf != "" {
