@@ -366,6 +366,24 @@ func TestTimeline(t *testing.T) {
 	if pt := tl.p99[0].bw[0]; pt.X != 2.5 || pt.Y != 2 {
 		t.Errorf("randread p99 at %+v, want (2.5 s, 2 ms)", pt)
 	}
+	// A random phase of 0.4 s: its one second's p99 is drawn at the
+	// middle of the 0.4 s it ran, not of the whole second.
+	job.Phases[1].StartNS, job.Phases[1].WindowNS = 3e9, 4e8
+	if tl, err = timelineOf(job, false); err != nil {
+		t.Fatal(err)
+	}
+	if pt := tl.p99[0].bw[0]; math.Abs(pt.X-2.2) > 1e-9 || pt.Y != 2 {
+		t.Errorf("p99 of a 0.4 s phase at %+v, want (2.2 s, 2 ms)", pt)
+	}
+	// Its 4 MB in its 0.4 s, at the middle of them, 2 s after the first
+	// phase's start; the time axis ends where it did, at 2.4 s.
+	if pt := tl.lines[1].bw[0]; math.Abs(pt.X-2.2) > 1e-9 || math.Abs(pt.Y-4096e3/0.4/1e9) > 1e-12 {
+		t.Errorf("randread's cut interval at %+v, want (2.2, %g)", pt, 4096e3/0.4/1e9)
+	}
+	if f := tl.figure(); math.Abs(f.x.hi-2.4) > 1e-9 {
+		t.Errorf("time axis ends at %g s, want 2.4", f.x.hi)
+	}
+	job.Phases[1].WindowNS = 0
 	// A window that ends 0.3 s into the second interval: its 1 GB came in
 	// 0.3 s, 3.33 GB/s, drawn at the middle of those 0.3 s.
 	job.Phases[0].WindowNS = 8e8

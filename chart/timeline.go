@@ -25,6 +25,7 @@ type timeline struct {
 	lines  []tline
 	random bool
 	p99    []tline // random phases' p99 latency per second, in ms
+	end    float64 // seconds from the origin to the last phase's end
 }
 
 // timelineOf turns a job's series into lines, per node when byNode.
@@ -45,6 +46,9 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 		if p.Iteration > 1 {
 			name = fmt.Sprintf("%s #%d", p.Name, p.Iteration)
 		}
+		if p.WindowNS > 0 {
+			t.end = max(t.end, float64(p.StartNS+p.WindowNS-origin)/1e9)
+		}
 		random := wire.Phase(p.Name).IsRandom()
 		t.random = t.random || random
 		add := func(legend string, node int, bytesIn, opsIn []int64) {
@@ -52,7 +56,7 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 			for k := range bytesIn {
 				// Each interval's figure is drawn at its middle.
 				from, to := interval(s, p.WindowNS, k)
-				x, length := (float64(s.StartNS-origin+from+to)/2)/1e9, float64(to-from)/1e9
+				x, length := float64(s.StartNS-origin+(from+to)/2)/1e9, float64(to-from)/1e9
 				l.bw = append(l.bw, xy{X: x, Y: float64(bytesIn[k]) / length / 1e9})
 				if random {
 					l.iops = append(l.iops, xy{X: x, Y: float64(opsIn[k]) / length})
@@ -64,7 +68,9 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 			l := tline{legend: name, phase: p.Name}
 			for k, v := range ls.P99 {
 				if v > 0 {
-					x := float64(ls.StartNS-origin)/1e9 + (float64(k)+0.5)*float64(ls.StepNS)/1e9
+					// At the middle of the part of its second the phase ran.
+					from, to := cut(int64(k)*ls.StepNS, int64(k+1)*ls.StepNS, p.StartNS+p.WindowNS-ls.StartNS, p.WindowNS > 0)
+					x := float64(ls.StartNS-origin+(from+to)/2) / 1e9
 					l.bw = append(l.bw, xy{X: x, Y: float64(v) / 1e6})
 				}
 			}
@@ -103,9 +109,14 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 // interval as much as a step too slow). A window of 0 (none recorded)
 // leaves every interval whole.
 func interval(s *result.Series, windowNS int64, k int) (from, to int64) {
-	from, to = int64(k)*s.StepNS, int64(k+1)*s.StepNS
-	if windowNS > from && windowNS < to {
-		to = windowNS
+	return cut(int64(k)*s.StepNS, int64(k+1)*s.StepNS, windowNS, windowNS > 0)
+}
+
+// cut ends [from, to) at end when end falls inside it and known says
+// the end is known.
+func cut(from, to, end int64, known bool) (int64, int64) {
+	if known && end > from && end < to {
+		to = end
 	}
 	return from, to
 }
@@ -124,10 +135,14 @@ func WriteTimeline(base string, job *result.Job, byNode bool, size Size) (svgPat
 // random phases and their p99 latency per second below that, all on one
 // time axis from the first phase's start.
 func (t timeline) figure() *figure {
-	end := 0.0
-	for _, l := range t.lines {
-		for _, v := range l.bw {
-			end = max(end, v.X)
+	// The time axis runs to the last phase's end, and at least past every
+	// point drawn.
+	end := t.end
+	for _, ls := range [][]tline{t.lines, t.p99} {
+		for _, l := range ls {
+			for _, v := range l.bw {
+				end = max(end, v.X)
+			}
 		}
 	}
 	f := &figure{title: t.title, x: axis{label: "seconds from the first phase's start", lo: 0, hi: end, ticks: niceTicks(strconv.FormatFloat)}}
