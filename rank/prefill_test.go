@@ -7,9 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"ioswarm/wire"
 )
@@ -26,38 +29,12 @@ func prefillState(t *testing.T, files int, size, block int64) *state {
 }
 
 // The prefill leaves every file whole and holding its thread's pattern,
-// and writes the files side by side: while it runs, two files are seen
-// part-written at once, which one file after another never shows.
-func TestPrefillWritesFilesSideBySide(t *testing.T) {
+// and does not write a whole file again.
+func TestPrefillLeavesFilesWhole(t *testing.T) {
 	const files, size, block = 4, 16 << 20, 256 << 10
 	s := prefillState(t, files, size, block)
-	var overlap atomic.Bool
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			partial := 0
-			for _, w := range s.workers {
-				if st, err := os.Stat(w.path); err == nil && st.Size() > 0 && st.Size() < size {
-					partial++
-				}
-			}
-			if partial >= 2 {
-				overlap.Store(true)
-			}
-		}
-	}()
-	err := s.prefill(context.Background())
-	close(done)
-	if err != nil {
+	if err := s.prefill(context.Background()); err != nil {
 		t.Fatal(err)
-	}
-	if !overlap.Load() {
-		t.Error("never two files part-written at once: the prefill wrote them one after another")
 	}
 	buf := make([]byte, block)
 	for _, w := range s.workers {
@@ -84,6 +61,63 @@ func TestPrefillWritesFilesSideBySide(t *testing.T) {
 	if after, _ := os.Stat(s.workers[0].path); !after.ModTime().Equal(before.ModTime()) {
 		t.Error("a whole file was written again")
 	}
+}
+
+// The prefill works on the files side by side: with every file a FIFO,
+// whose open for writing waits for a reader, the last three files are
+// opened while the first still waits for its reader. One file after
+// another would wait on the first for ever.
+func TestPrefillOpensFilesSideBySide(t *testing.T) {
+	s := prefillState(t, 4, 1<<20, 256<<10)
+	for _, w := range s.workers {
+		if err := unix.Mkfifo(w.path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opened := make(chan int, len(s.workers))
+	var readers []*os.File
+	var mu sync.Mutex
+	for i, w := range s.workers[1:] {
+		go func() {
+			f, err := os.OpenFile(w.path, os.O_RDONLY, 0) // returns once a writer opened
+			if err == nil {
+				mu.Lock()
+				readers = append(readers, f)
+				mu.Unlock()
+				opened <- i + 1
+			}
+		}()
+	}
+	result := make(chan error, 1)
+	go func() { result <- s.prefill(context.Background()) }()
+	deadline := time.After(10 * time.Second)
+	for n := 0; n < 3; n++ {
+		select {
+		case <-opened:
+		case <-deadline:
+			t.Fatalf("only %d of files 1-3 opened while file 0 waited: the prefill works on one file at a time", n)
+		}
+	}
+	// Now let file 0 open too. A FIFO takes no pwrite (ESPIPE), so the
+	// prefill then fails; only the order of the opens was asked.
+	f0, err := os.OpenFile(s.workers[0].path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f0.Close()
+	select {
+	case err := <-result:
+		if err == nil {
+			t.Error("prefill of FIFOs succeeded")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the prefill did not end once every file could open")
+	}
+	mu.Lock()
+	for _, f := range readers {
+		f.Close()
+	}
+	mu.Unlock()
 }
 
 // A cancelled job stops its prefill between records, naming the file.
