@@ -59,7 +59,7 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 		&cli.StringFlag{Name: "drop-caches", Value: "auto", Destination: &o.DropCaches, Category: catIO, Usage: "auto, on or off: drop page caches on every node before each phase"},
 		&cli.BoolFlag{Name: "keep", Destination: &o.Keep, Category: catIO, Usage: "keep the files afterwards (IOzone -w)"},
 		&cli.StringFlag{Name: "read-shift", Value: "auto", Destination: &o.ReadShift, Category: catIO, Usage: "read phases read the files written N nodes further along (IOR -Q), so no node reads what its own cache holds; auto = 1 on two nodes or more, 0 on one"},
-		&cli.StringFlag{Name: "reuse", Destination: &o.Reuse, Category: catIO, Usage: "read the files a --keep run left instead of writing new ones: its job id, its ioswarm-<id> directory, or latest (the newest under --dir); only read phases; checked against that run's manifest"},
+		&cli.StringFlag{Name: "reuse", Destination: &o.Reuse, Category: catIO, Usage: "read the files a --keep run left instead of writing new ones: its job id, its ioswarm-<id> directory, or latest (the newest under --dir); read phases, and randwrite, which writes the bytes the files hold; checked against that run's manifest"},
 		&cli.BoolFlag{Name: "allow-mixed-fs", Destination: &o.AllowMixedFS, Category: catIO, Usage: "run even when the nodes' --dir are on different filesystems"},
 		&cli.IntFlag{Name: "iterations", Value: 1, Destination: &o.Iterations, Category: catIO, Usage: "run every phase this many times"},
 		&cli.DurationFlag{Name: "stonewall", Destination: &o.Stonewall, Category: catIO, Usage: "stop timing a phase after this long, such as 30s (writers finish their files untimed)"},

@@ -16,21 +16,26 @@
 #   pwrite, queue depth 1), direct=1, randrepeat=0, norandommap, size= the
 #   file; ioswarm's randwrite then randread with --direct. Writes end with
 #   fsync in both (ioswarm's default, fio's end_fsync=1).
-# - Same files: ioswarm writes the files (its untimed prefill) and keeps
-#   them (--keep); fio then runs on exactly those files, one job per file
-#   (a job file with one section per thread), fallocate=none so fio never
-#   touches the layout. fio first rewrites the files sequentially, as
-#   ioswarm's prefill has just done, in the same process and right before
-#   its random groups: both tools then meet files in the same state at the
-#   same distance from a large write (on this VM the host caches the disk
-#   and is still flushing such a write when the random phase begins).
+# - Same files: each round first makes new files, one per thread, with an
+#   ioswarm sequential write phase of the same threads (--keep), as a study
+#   does before its random phases. Both tools then run on exactly those
+#   files: ioswarm reusing them (--reuse; its randwrite writes each block's
+#   own bytes again), fio with one job per file (a job file with one section
+#   per thread), fallocate=none so it never touches the layout. Neither
+#   rewrites them first. Where the files lie matters more than either tool
+#   on this VM's disk: the same 4 threads' randwrite ran at about 64k IOPS
+#   on files ioswarm had just written and about 107k on files fio had just
+#   written beside them (fio both times, 4 rounds each; rewriting the
+#   former in place did not change it), so the tools must meet the very
+#   same files, not a pair of file sets.
 #   fio runs its jobs as threads of one process (thread), as ioswarm runs
 #   its threads: fio's default of a process per job costs it about 1 s more
 #   CPU per million operations at 8 jobs here.
-# - Order: the tools alternate, and the order flips every round (round 1
-#   ioswarm then fio, round 2 fio then ioswarm on the files of round 1, ...),
-#   so neither always runs on the fresher files or the warmer machine; the
-#   figures are medians over the rounds.
+# - Order: the tools alternate on each round's files, and the order flips
+#   every round (round 1 ioswarm then fio, round 2 fio then ioswarm, ...):
+#   the second random-write pass over files runs faster here than the first
+#   (fio second after ioswarm about 1.25x fio first), so neither may always
+#   go first; the figures are medians over the rounds.
 # - IOPS: ioswarm's is operations / (latest thread end - earliest thread
 #   start), opens, fsync and closes included. fio's is the group's iops with
 #   group_reporting: all operations / the longest job's runtime (ms), end_fsync
@@ -44,8 +49,8 @@
 # - CPU: user + system seconds of the whole process tree from /usr/bin/time
 #   (ioswarm: the coordinator and its rank process; fio: its one process)
 #   per million operations of both phases. Both counts hold a fixed cost
-#   besides the operations: start-up (ioswarm also hashes its own binary)
-#   and the sequential write of the files. So each round also runs each
+#   besides the operations: start-up (ioswarm also hashes its own binary),
+#   opens and closes. So each round also runs each
 #   tool cut to one operation per thread and random phase (ioswarm
 #   --stonewall 1ns, fio number_ios=1) and the "net" figure is
 #   (CPU - CPU of that run) / (ops - its ops): the cost of an operation.
@@ -81,14 +86,24 @@ make_work "$PARENT"
 build_ioswarm "$WORK"
 RESULTS=$WORK/results.tsv
 
-# run_ioswarm T ROUND [fixed]: randwrite then randread on new files, kept;
-# prints the job directory holding them and appends one result line. With
-# "fixed" it is the same run cut by --stonewall 1ns after one operation a
-# thread, its files not kept: the run's cost without its operations.
+# make_files T ROUND: new files for both tools, written by an ioswarm
+# write phase of T threads and kept; prints the kept job's id.
+make_files() {
+	local t=$1 round=$2 out=$WORK/files-$1-$2.json
+	rm -f -- "$out"
+	"$IOSWARM" run --dir "$WORK" --phases write --direct --threads "$t" --total "${TOTAL_MIB}MiB" \
+		--keep --quiet --format json --output "$out" >/dev/null || die "ioswarm could not write the files at $t threads (see $out)"
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["job_id"])' "$out"
+}
+
+# run_ioswarm T ROUND ID [fixed]: randwrite then randread on the kept
+# files of job ID, kept again; appends one result line. With "fixed" it is
+# the same run cut by --stonewall 1ns after one operation a thread: the
+# run's cost without its operations.
 run_ioswarm() {
-	local t=$1 round=$2 kind=${3:-} out=$WORK/ioswarm-$1-$2.json extra=(--keep)
+	local t=$1 round=$2 id=$3 kind=${4:-} out=$WORK/ioswarm-$1-$2.json extra=(--keep --reuse "$3")
 	rm -f -- "$out" # ioswarm notes on stderr when it replaces one
-	[ "$kind" = fixed ] && extra=(--stonewall 1ns)
+	[ "$kind" = fixed ] && extra+=(--stonewall 1ns)
 	[ "$ENGINE" = io_uring ] && extra+=(--engine io_uring --iodepth "$DEPTH")
 	/usr/bin/time -f '%U %S' -o "$WORK/time" "$IOSWARM" run --dir "$WORK" \
 		--phases randwrite,randread --direct --threads "$t" --total "${TOTAL_MIB}MiB" \
@@ -103,16 +118,11 @@ w, r = ph["randwrite"], ph["randread"]
 print(tool, t, rnd, w["iops"], r["iops"], w["latency_ns"]["p99"], r["latency_ns"]["p99"],
       cpu, w["ops"] + r["ops"], sep="\t")
 PY
-	[ "$kind" = fixed ] ||
-		echo "$WORK/ioswarm-$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job_id"])' "$out")"
 }
 
-# fio_jobfile T DIR [fixed]: three groups, one section per file in each,
-# separated by stonewalls: a sequential rewrite of the files in 16 MiB
-# records with fsync (as ioswarm's untimed prefill writes them right before
-# its random phases), then randwrite, then randread. With "fixed" each
-# random job does one operation (number_ios=1); the rewrite stays whole,
-# as ioswarm's prefill does in its fixed-cost run.
+# fio_jobfile T DIR [fixed]: two groups, one section per file in each,
+# separated by a stonewall: randwrite, then randread. With "fixed" each
+# job does one operation (number_ios=1).
 fio_jobfile() {
 	local t=$1 dir=$2 kind=${3:-} i
 	if [ "$ENGINE" = io_uring ]; then
@@ -122,9 +132,6 @@ fio_jobfile() {
 	fi
 	printf 'direct=1\nbs=4k\nsize=%dm\nrandrepeat=0\nnorandommap\n' $((TOTAL_MIB / t))
 	printf 'fallocate=none\nthread\ngroup_reporting\nlat_percentiles=1\n'
-	for ((i = 0; i < t; i++)); do
-		printf '[p%d]\nrw=write\nbs=16m\nend_fsync=1\nfilename=%s/t%d.dat\n' "$i" "$dir" "$i"
-	done
 	for rw in randwrite randread; do
 		for ((i = 0; i < t; i++)); do
 			printf '[%s%d]\nrw=%s\nfilename=%s/t%d.dat\n' "${rw:4:1}" "$i" "$rw" "$dir" "$i"
@@ -146,33 +153,30 @@ run_fio() {
 import json, sys
 path, tool, t, rnd, cpu = sys.argv[1:]
 jobs = json.load(open(path))["jobs"]
-w = next(j for j in jobs if j["groupid"] == 1)["write"]
-r = next(j for j in jobs if j["groupid"] == 2)["read"]
+w = next(j for j in jobs if j["groupid"] == 0)["write"]
+r = next(j for j in jobs if j["groupid"] == 1)["read"]
 p99 = lambda d: d["lat_ns"]["percentile"]["99.000000"]
 print(tool, t, rnd, w["iops"], r["iops"], p99(w), p99(r), cpu, w["total_ios"] + r["total_ios"], sep="\t")
 PY
 }
 
-# pair T ROUND: both tools, in this round's order, then the fixed-cost run
-# of each; the file sets of the last round are kept per thread count.
-declare -A files
+# pair T ROUND: new files, both tools on them in this round's order, then
+# the fixed-cost run of each; the files are removed after.
 pair() {
-	local t=$1 round=$2 new k
-	k=$(key "$t")
+	local t=$1 round=$2 id dir
+	id=$(make_files "$t" "$round")
+	dir=$WORK/ioswarm-$id
 	if ((round % 2 == 1)); then
-		new=$(run_ioswarm "$t" "$round")
-		[ -z "${files[$k]:-}" ] || rm -rf -- "${files[$k]}"
-		files[$k]=$new
-		run_fio "$t" "$round" "${files[$k]}"
+		run_ioswarm "$t" "$round" "$id"
+		run_fio "$t" "$round" "$dir"
 	else
-		run_fio "$t" "$round" "${files[$k]}"
-		new=$(run_ioswarm "$t" "$round")
-		rm -rf -- "${files[$k]}"
-		files[$k]=$new
+		run_fio "$t" "$round" "$dir"
+		run_ioswarm "$t" "$round" "$id"
 	fi
 	tail -n 2 "$RESULTS" | awk -F'\t' '{ printf "  round %s  %2s threads  %-7s  randwrite %7.0f IOPS  randread %7.0f IOPS  cpu %.2f s\n", $3, $2, $1, $4, $5, $8 }'
-	run_ioswarm "$t" "$round" fixed
-	run_fio "$t" "$round" "${files[$k]}" fixed
+	run_ioswarm "$t" "$round" "$id" fixed
+	run_fio "$t" "$round" "$dir" fixed
+	rm -rf -- "$dir"
 }
 
 echo "rand-vs-fio: ${TOTAL_MIB} MiB in all, threads $THREADS, engine $ENGINE, depths $DEPTHS, $ROUNDS rounds, in $WORK"

@@ -95,7 +95,8 @@ type Workload struct {
 	// the job's own: its id, or ReuseLatest (see validateReuse).
 	Reuse string
 	// ReuseWrites lets a reusing job random-write into the kept files, as
-	// IOzone's -i2 does (it writes the bytes they already hold).
+	// IOzone's -i2 does and run's --reuse allows (it writes the bytes they
+	// already hold).
 	ReuseWrites bool
 	// Layout is per-thread (one file each, the default) or shared (one
 	// file for all threads) with Pattern segmented or strided; RandScope

@@ -15,8 +15,10 @@ import (
 // ReuseLatest asks for the newest kept job under --dir.
 const ReuseLatest = "latest"
 
-// readOnlyPhases are the phases a job may run on another job's files:
-// reused files are never written.
+// readOnlyPhases are the phases a job may run on another job's files
+// without writing them; with ReuseWrites randwrite may run too, which
+// writes each block's own bytes again (the job takes the kept job's seed),
+// so the files stay what their manifest says.
 func readOnlyPhases() []string {
 	var names []string
 	for _, p := range wire.Phases {
@@ -49,6 +51,10 @@ func (o *Workload) validateReuse() error {
 			continue // refused by validateMD, with its reason
 		}
 		if ph := wire.Phase(p); !ph.IsRead() && !(o.ReuseWrites && ph == wire.RandWrite) {
+			if o.ReuseWrites {
+				return usagef("--reuse: phase %s would write the kept files anew; a reusing job reads them or random-writes the bytes they hold (phases %s, randwrite)",
+					p, strings.Join(readOnlyPhases(), ", "))
+			}
 			return usagef("--reuse: phase %s would write the kept files; a reusing job only reads (phases %s)",
 				p, strings.Join(readOnlyPhases(), ", "))
 		}

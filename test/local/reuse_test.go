@@ -98,11 +98,54 @@ func TestReuseReadsTheKeptFiles(t *testing.T) {
 		t.Errorf("a failed reuse removed kept files: %v", left)
 	}
 	// Writing phases are refused before anything starts.
-	if _, stderr, code := run(t, append([]string{"run", "--phases", "write,read", "--reuse", "latest"}, common...)...); code != 2 || !strings.Contains(stderr, "would write the kept files") {
+	if _, stderr, code := run(t, append([]string{"run", "--phases", "write,read", "--reuse", "latest"}, common...)...); code != 2 || !strings.Contains(stderr, "phase write would write the kept files anew") {
 		t.Errorf("write with --reuse: exit %d\n%s", code, stderr)
 	}
 	if left := fileIDs(t, jobDir); len(left) != 3 {
 		t.Errorf("refused reuse touched kept files: %v", left)
+	}
+}
+
+// IOzone's -i 2 on a -w run's files: a reusing job random-writes the kept
+// files in place (the same inodes, the same sizes), writing each block's
+// own bytes again, so a later reusing read still verifies every byte.
+func TestReuseRandomWritesKeepTheFilesVerifiable(t *testing.T) {
+	dir := t.TempDir()
+	common := []string{"--dir", dir, "--threads", "2", "--total", "8MiB", "--block", "1MiB", "--direct"}
+	first := filepath.Join(t.TempDir(), "write.json")
+	if _, stderr, code := run(t, append([]string{"run", "--phases", "write", "--keep", "--output", first}, common...)...); code != 0 {
+		t.Fatalf("kept write: exit %d\n%s", code, stderr)
+	}
+	jobDir := filepath.Join(dir, "ioswarm-"+loadResult(t, first).JobID)
+	before := fileIDs(t, jobDir)
+	out := filepath.Join(t.TempDir(), "randwrite.json")
+	if _, stderr, code := run(t, append([]string{"run", "--phases", "randwrite", "--keep", "--reuse", "latest", "--output", out}, common...)...); code != 0 {
+		t.Fatalf("reusing randwrite: exit %d\n%s", code, stderr)
+	}
+	rw := loadResult(t, out)
+	if len(rw.Phases) != 1 || rw.Phases[0].Ops != 8<<20/4096 {
+		t.Fatalf("randwrite phases %+v", rw.Phases)
+	}
+	for _, th := range rw.Phases[0].Threads {
+		if filepath.Dir(th.File) != jobDir {
+			t.Errorf("thread %d wrote %s, not a kept file", th.Thread, th.File)
+		}
+	}
+	after := fileIDs(t, jobDir)
+	for name, b := range before {
+		a := after[name]
+		if a.ino != b.ino || a.size != b.size || a.mtime == b.mtime {
+			t.Errorf("%s: before %+v, after %+v: want the same file, written in place", name, b, a)
+		}
+	}
+	read := filepath.Join(t.TempDir(), "read.json")
+	if _, stderr, code := run(t, append([]string{"run", "--phases", "read,randread", "--verify", "--reuse", "latest", "--output", read}, common...)...); code != 0 {
+		t.Fatalf("verified read after the random writes: exit %d\n%s", code, stderr)
+	}
+	for _, p := range loadResult(t, read).Phases {
+		if !p.Verified {
+			t.Errorf("%s not verified", p.Name)
+		}
 	}
 }
 
