@@ -16,6 +16,15 @@ import (
 	"ioswarm/study"
 )
 
+func testFace(t *testing.T) *typeface {
+	t.Helper()
+	face, err := newTypeface()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return face
+}
+
 // axisReading reads a panel's axis back off the scene: the value and
 // pixel of every labelled tick mark, as a reader of the picture would.
 type axisReading struct {
@@ -82,10 +91,7 @@ func TestPointsSitOnTheirValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	face, err := newTypeface()
-	if err != nil {
-		t.Fatal(err)
-	}
+	face := testFace(t)
 	for _, size := range []Size{{1000, 700}, {600, 400}, {2400, 1600}} {
 		s := c.figure().layout(size.Width, size.Height, face)
 		for panel, want := range map[string]func(line) []xy{
@@ -124,10 +130,7 @@ func TestPointsSitOnTheirValues(t *testing.T) {
 // The PNG draws what the scene says: each mark's centre is its line's
 // colour, and a pixel away from every mark, line and grid line is white.
 func TestPNGDrawsTheScene(t *testing.T) {
-	face, err := newTypeface()
-	if err != nil {
-		t.Fatal(err)
-	}
+	face := testFace(t)
 	blue := phaseColor("write")
 	f := &figure{title: "t", x: axis{label: "x", lo: 0.5, hi: 16, log: true, ticks: powersOfTwo},
 		panels: []panel{{y: axis{label: "y", ticks: niceTicks(strconv.FormatFloat)},
@@ -149,8 +152,8 @@ func TestPNGDrawsTheScene(t *testing.T) {
 			t.Errorf("mark at %v: pixel %v, want %v", m, got, blue)
 		}
 	}
-	// Below the line, left of the second mark, between grid lines: a
-	// quarter of the way from mark 1 to mark 2 in x, at mark 1's height.
+	// Below the line, between grid lines: 40% of the way from mark 1 to
+	// mark 2 in x, just above mark 1's height.
 	empty := image.Point{X: int(marks[0].X + (marks[1].X-marks[0].X)*0.4), Y: int(marks[0].Y - 3)}
 	if got := img.RGBAAt(empty.X, empty.Y); got != white {
 		t.Errorf("pixel %v, away from everything, is %v", empty, got)
@@ -160,10 +163,7 @@ func TestPNGDrawsTheScene(t *testing.T) {
 // Text is drawn in the box the layout measured, upright or turned, so a
 // label measured to fit cannot overflow into its neighbour.
 func TestTextStaysInItsBox(t *testing.T) {
-	face, err := newTypeface()
-	if err != nil {
-		t.Fatal(err)
-	}
+	face := testFace(t)
 	const word, size = "MMMM.....", 16.0
 	w, asc, desc := face.width(word, size), face.ascent(size), face.descent(size)
 	for _, vertical := range []bool{false, true} {
@@ -263,10 +263,7 @@ func TestDashes(t *testing.T) {
 // zigzag's corner, where two segments and a joint disc meet, is filled,
 // and so is the overlap of two squares wound opposite ways.
 func TestOverlapsAreFilled(t *testing.T) {
-	face, err := newTypeface()
-	if err != nil {
-		t.Fatal(err)
-	}
+	face := testFace(t)
 	s := &scene{w: 100, h: 100}
 	s.stroke("z", []pt{{10, 80}, {50, 20}, {90, 80}}, 8, black, nil)
 	img := rasterize(s, face)
@@ -289,10 +286,7 @@ func TestOverlapsAreFilled(t *testing.T) {
 // At the smallest size allowed the labels still do not overlap: those
 // that would are left out, every second one first.
 func TestLabelsDoNotOverlapWhenSmall(t *testing.T) {
-	face, err := newTypeface()
-	if err != nil {
-		t.Fatal(err)
-	}
+	face := testFace(t)
 	s16 := fixture(t, "gen1.json")[0]
 	c, err := contentOf([]*study.Sweep{s16})
 	if err != nil {
