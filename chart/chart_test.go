@@ -396,6 +396,15 @@ func TestTimeline(t *testing.T) {
 	if pt := tl.lines[0].bw[0]; pt.X != 0.25 || pt.Y != 1 {
 		t.Errorf("write's whole interval at %+v, want (0.25, 1)", pt)
 	}
+	// A last interval cut to a sliver (0.05 s of 0.5) joins the one
+	// before: 1.5 GB over 0.55 s, drawn at the middle of those 0.55 s.
+	job.Phases[0].WindowNS = 5.5e8
+	if tl, err = timelineOf(job, false); err != nil {
+		t.Fatal(err)
+	}
+	if l := tl.lines[0].bw; len(l) != 1 || math.Abs(l[0].X-0.275) > 1e-9 || math.Abs(l[0].Y-1.5/0.55) > 1e-9 {
+		t.Errorf("write with a sliver of a last interval: %+v, want one point (0.275, %.4g)", l, 1.5/0.55)
+	}
 	job.Phases[0].WindowNS = 1e9
 	byNode, err := timelineOf(job, true)
 	if err != nil || len(byNode.lines) != 3 || byNode.lines[1].legend != "write · b" {

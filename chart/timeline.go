@@ -53,13 +53,16 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 		t.random = t.random || random
 		add := func(legend string, node int, bytesIn, opsIn []int64) {
 			l := tline{legend: legend, phase: p.Name, node: node}
-			for k := range bytesIn {
-				// Each interval's figure is drawn at its middle.
-				from, to := interval(s, p.WindowNS, k)
-				x, length := float64(s.StartNS-origin+(from+to)/2)/1e9, float64(to-from)/1e9
-				l.bw = append(l.bw, xy{X: x, Y: float64(bytesIn[k]) / length / 1e9})
+			for _, iv := range spans(s, p.WindowNS) {
+				// Each span's figure is drawn at its middle.
+				var b, o int64
+				for k := iv.first; k <= iv.last; k++ {
+					b, o = b+bytesIn[k], o+opsIn[k]
+				}
+				x, length := float64(s.StartNS-origin+(iv.from+iv.to)/2)/1e9, float64(iv.to-iv.from)/1e9
+				l.bw = append(l.bw, xy{X: x, Y: float64(b) / length / 1e9})
 				if random {
-					l.iops = append(l.iops, xy{X: x, Y: float64(opsIn[k]) / length})
+					l.iops = append(l.iops, xy{X: x, Y: float64(o) / length})
 				}
 			}
 			t.lines = append(t.lines, l)
@@ -102,14 +105,31 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 	return t, nil
 }
 
-// interval is the part of the phase's window that interval k of its
-// series covers, in ns from the series' start. The last interval is cut
-// at the window's end: the phase did nothing after it, and dividing its
-// bytes by a whole step would draw its rate too low (a phase of one
-// interval as much as a step too slow). A window of 0 (none recorded)
-// leaves every interval whole.
-func interval(s *result.Series, windowNS int64, k int) (from, to int64) {
-	return cut(int64(k)*s.StepNS, int64(k+1)*s.StepNS, windowNS, windowNS > 0)
+// span is what one point of a timeline line covers: intervals first to
+// last of the series, from..to ns after its start.
+type span struct {
+	first, last int
+	from, to    int64
+}
+
+// spans are the points of a series: an interval each, the last one cut at
+// the window's end, since the phase did nothing after it (dividing its
+// bytes by a whole step drew a phase of one interval as much as a step too
+// slow). A cut interval shorter than half a step joins the one before it:
+// operations are counted when they complete, so a sliver of a few ms that
+// holds one 16 MiB completion would draw a spike of a rate nobody saw. A
+// window of 0 (none recorded) leaves every interval whole.
+func spans(s *result.Series, windowNS int64) []span {
+	out := make([]span, 0, len(s.Bytes))
+	for k := range s.Bytes {
+		from, to := cut(int64(k)*s.StepNS, int64(k+1)*s.StepNS, windowNS, windowNS > 0)
+		if n := len(out); n > 0 && to-from < s.StepNS/2 {
+			out[n-1].last, out[n-1].to = k, to
+			continue
+		}
+		out = append(out, span{first: k, last: k, from: from, to: to})
+	}
+	return out
 }
 
 // cut ends [from, to) at end when end falls inside it and known says
