@@ -35,7 +35,42 @@ const (
 	// but a thread's own rate, over a read of a few ms, does: per-thread
 	// figures get this much of the shortest thread's time on top.
 	preemptSlackNS = int64(500 * time.Microsecond)
+	// stampHorizon: how soon before a syscall's entry, or after its exit,
+	// a thread must have left the CPU for that to count as between its
+	// stamp and the syscall (see offCPU).
+	stampHorizon = int64(time.Millisecond)
 )
+
+// windowSlack is how far the job's window may exceed the kernel's without
+// its definition being wrong. Our window runs from the earliest stamp taken
+// just before an openat to the latest taken just after a close; a thread
+// preempted between the two widens ours by that long: 0.79 ms was seen on
+// the CI machine against a 43 ms write window. So the most any thread was
+// preempted (or blocked on a fault) right before its openat, plus the most
+// any was preempted right after its close. Without such a moment it is 0,
+// and the 1% tolerance is what it was; a wait that crept between a stamp
+// and its call still fails, since sleeps never count (see offCPU).
+func windowSlack(evs []event, ss []*session) int64 {
+	var before, after int64
+	for _, s := range ss {
+		before = max(before, offCPU(evs, s.tid, s.start-stampHorizon, s.start, true))
+		after = max(after, offCPU(evs, s.endTid, s.end, s.end+stampHorizon, false))
+	}
+	return before + after
+}
+
+// fsyncSlack is the same for the threads' fsync_ns, stamped around each
+// fsync: every fsync's thread's time preempted (or blocked on a fault)
+// right before the call and preempted right after it.
+func fsyncSlack(evs []event, ss []*session) int64 {
+	var total int64
+	for _, s := range ss {
+		for _, f := range s.fsyncs {
+			total += offCPU(evs, f.tid, f.enter-stampHorizon, f.enter, true) + offCPU(evs, f.tid, f.exit, f.exit+stampHorizon, false)
+		}
+	}
+	return total
+}
 
 // The job: 4 threads on 2 local ranks, 16 MiB files of 1 MiB records,
 // written, read and read at random (4 KiB).
@@ -59,7 +94,8 @@ func TestFiguresAgreeWithTheKernel(t *testing.T) {
 	if err := json.Unmarshal([]byte(o.Stdout), &job); err != nil {
 		t.Fatalf("result: %v\n%s", err, o.Stdout)
 	}
-	ss := sessions(tr.events(t))
+	evs := tr.events(t)
+	ss := sessions(evs)
 	checkClocks(t, &job)
 	for i := range job.Phases {
 		p := &job.Phases[i]
@@ -68,7 +104,9 @@ func TestFiguresAgreeWithTheKernel(t *testing.T) {
 			t.Errorf("%s: the kernel saw %d thread sessions, the result has %d threads", p.Name, len(mine), len(p.Threads))
 			continue
 		}
-		checkPhase(t, p, figuresOf(mine))
+		k := figuresOf(mine)
+		k.windowSlackNS, k.fsyncSlackNS = windowSlack(evs, mine), fsyncSlack(evs, mine)
+		checkPhase(t, p, k)
 	}
 }
 
@@ -100,8 +138,8 @@ func inPhase(ss []*session, p *result.Phase) []*session {
 func checkPhase(t *testing.T, p *result.Phase, k kernelFigures) {
 	t.Helper()
 	name := p.Name
-	t.Logf("%s: window %.2f ms (kernel %.2f), bandwidth %.4g (kernel %.4g) B/s, start skew %d ns (kernel %d)",
-		name, ms(p.WindowNS), ms(k.window), p.Bandwidth, k.bandwidth, p.StartSkewNS, k.startSkew)
+	t.Logf("%s: window %.2f ms (kernel %.2f; threads off the CPU at the edges %d ns), bandwidth %.4g (kernel %.4g) B/s, start skew %d ns (kernel %d)",
+		name, ms(p.WindowNS), ms(k.window), k.windowSlackNS, p.Bandwidth, k.bandwidth, p.StartSkewNS, k.startSkew)
 	if p.Bytes != k.bytes || p.Ops != k.ops {
 		t.Errorf("%s: %d bytes in %d ops, the kernel returned %d bytes in %d calls", name, p.Bytes, p.Ops, k.bytes, k.ops)
 	}
@@ -110,12 +148,13 @@ func checkPhase(t *testing.T, p *result.Phase, k kernelFigures) {
 		shortest = min(shortest, th.EndNS-th.StartNS)
 	}
 	perThread := rateTolerance + float64(preemptSlackNS)/float64(max(shortest, 1))
+	job := rateTolerance + float64(k.windowSlackNS)/float64(max(k.window, 1))
 	rates := []struct {
 		field      string
 		ours, kern float64
 		tolerance  float64
 	}{
-		{"bandwidth", p.Bandwidth, k.bandwidth, rateTolerance},
+		{"bandwidth", p.Bandwidth, k.bandwidth, job},
 		{"sum_of_rates", p.SumOfRates, k.sumOfRates, perThread},
 		{"thread_bandwidth.min", p.ThreadBandwidth.Min, k.minRate, perThread},
 		{"thread_bandwidth.max", p.ThreadBandwidth.Max, k.maxRate, perThread},
@@ -125,7 +164,7 @@ func checkPhase(t *testing.T, p *result.Phase, k kernelFigures) {
 			field      string
 			ours, kern float64
 			tolerance  float64
-		}{"iops", p.IOPS, k.iops, rateTolerance})
+		}{"iops", p.IOPS, k.iops, job})
 	}
 	for _, r := range rates {
 		if rel := math.Abs(r.ours/r.kern - 1); !(rel <= r.tolerance) {
@@ -187,7 +226,7 @@ func checkFsync(t *testing.T, p *result.Phase, k kernelFigures) {
 	for _, th := range p.Threads {
 		ours += th.FsyncNS
 	}
-	allowed := int64(rateTolerance*float64(k.fsyncNS)) + int64(len(p.Threads))*fsyncSlackNS
+	allowed := int64(rateTolerance*float64(k.fsyncNS)) + int64(len(p.Threads))*fsyncSlackNS + k.fsyncSlackNS
 	if d := abs(ours - k.fsyncNS); d > allowed {
 		t.Errorf("%s: threads' fsync_ns sum to %d ns, the kernel's fsync calls took %d ns (allowed %d)", p.Name, ours, k.fsyncNS, allowed)
 	}

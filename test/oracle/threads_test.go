@@ -12,11 +12,19 @@ import (
 // through the Go scheduler and come back on another thread (see the
 // rank's yield).
 type session struct {
-	pid, fd    int
-	start, end int64 // openat entry, close exit
-	bytes, ops int64
-	done       []completion // each read or write's exit, in order
-	fsyncNS    int64        // time inside fsync
+	pid, fd     int
+	tid, endTid int   // the threads that opened and closed the file
+	start, end  int64 // openat entry, close exit
+	bytes, ops  int64
+	done        []completion // each read or write's exit, in order
+	fsyncNS     int64        // time inside fsync
+	fsyncs      []call       // each fsync
+}
+
+// call is one syscall's thread, entry and exit.
+type call struct {
+	tid         int
+	enter, exit int64
 }
 
 type completion struct{ at, bytes int64 }
@@ -34,6 +42,9 @@ func sessions(evs []event) []*session {
 	inCall := map[int]pending{}   // tid → the call it is in
 	var out []*session
 	for _, e := range evs {
+		if e.call == "sched_switch" {
+			continue
+		}
 		if !e.exit {
 			inCall[e.tid] = pending{call: e.call, fd: int(e.args["fd"]), enter: e.ns}
 			continue
@@ -47,7 +58,7 @@ func sessions(evs []event) []*session {
 		switch e.call {
 		case "openat":
 			if e.ret >= 0 {
-				open[[2]int{e.pid, int(e.ret)}] = &session{pid: e.pid, fd: int(e.ret), start: p.enter}
+				open[[2]int{e.pid, int(e.ret)}] = &session{pid: e.pid, fd: int(e.ret), tid: e.tid, start: p.enter}
 			}
 		case "pwrite64", "pread64":
 			if s := open[key]; s != nil && e.ret > 0 {
@@ -58,11 +69,12 @@ func sessions(evs []event) []*session {
 		case "fsync":
 			if s := open[key]; s != nil {
 				s.fsyncNS += e.ns - p.enter
+				s.fsyncs = append(s.fsyncs, call{tid: e.tid, enter: p.enter, exit: e.ns})
 			}
 		case "close":
 			if s := open[key]; s != nil {
 				delete(open, key)
-				s.end = e.ns
+				s.end, s.endTid = e.ns, e.tid
 				if s.ops > 0 {
 					out = append(out, s)
 				}
@@ -83,6 +95,10 @@ type kernelFigures struct {
 	// bytesAt is what every thread's calls had returned by time at.
 	bytesAt func(at int64) int64
 	fsyncNS int64
+	// How far our window and our fsync_ns may exceed the kernel's because
+	// threads left the CPU between a stamp and its syscall (windowSlack,
+	// fsyncSlack).
+	windowSlackNS, fsyncSlackNS int64
 }
 
 func figuresOf(ss []*session) kernelFigures {

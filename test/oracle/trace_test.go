@@ -56,6 +56,10 @@ func newTracer(t *testing.T) *tracer {
 			tr.write(t, "events/syscalls/"+dir+ev+"/enable", "1")
 		}
 	}
+	// Context switches of the traced threads: a thread preempted between
+	// its clock reading and its syscall moves our stamp off the kernel's
+	// by the time it was off the CPU, which the checks then allow.
+	tr.write(t, "events/sched/sched_switch/enable", "1")
 	return tr
 }
 
@@ -132,15 +136,24 @@ func (tr *tracer) close() {
 	unmount(tr.mounted)
 }
 
-// event is one syscall entry or exit.
+// event is one syscall entry or exit, or a context switch (call
+// "sched_switch": args "prev" and "next" are the thread switched out and
+// the one switched in, preempted says the one switched out could have run
+// on).
 type event struct {
-	tid, pid int
-	ns       int64  // CLOCK_MONOTONIC
-	call     string // openat, close, ...
-	exit     bool
-	args     map[string]int64 // entry: the arguments
-	ret      int64            // exit: the return value
+	tid, pid  int
+	ns        int64  // CLOCK_MONOTONIC
+	call      string // openat, close, ..., sched_switch
+	exit      bool
+	args      map[string]int64 // entry: the arguments
+	ret       int64            // exit: the return value
+	preempted bool             // sched_switch: prev was preempted ("R+")
+	blocked   bool             // sched_switch: prev waits uninterruptibly ("D")
 }
+
+// A context switch: prev_pid and prev_state of the thread leaving the CPU,
+// next_pid of the one taking it.
+var switchLine = regexp.MustCompile(`^\s*.+-\d+\s+\(\s*[\d-]+\)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+):\s+sched_switch:.*\sprev_pid=(\d+)\s.*prev_state=(\S+)\s+==>.*\snext_pid=(\d+)\s`)
 
 // A line of the trace with record-tgid: comm-tid (tgid) [cpu] flags ts: name(args) or name -> ret
 var traceLine = regexp.MustCompile(`^\s*.+-(\d+)\s+\(\s*(\d+)\)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+):\s+sys_(\w+)(\((.*)\)| -> (0x[0-9a-f]+|-?\d+))\s*$`)
@@ -157,6 +170,17 @@ func parseTrace(f *os.File) (evs []event, lost bool, err error) {
 			}
 			continue
 		}
+		if m := switchLine.FindStringSubmatch(line); m != nil {
+			e := event{call: "sched_switch", ns: traceNS(m[1], m[2]), args: map[string]int64{}}
+			prev, _ := strconv.ParseInt(m[3], 10, 64)
+			next, _ := strconv.ParseInt(m[5], 10, 64)
+			e.args["prev"], e.args["next"] = prev, next
+			// R+: preempted. R alone: it gave the CPU up runnable
+			// (sched_yield, as the release spin does); S, D, ...: it waited.
+			e.preempted, e.blocked = m[4] == "R+", m[4] == "D"
+			evs = append(evs, e)
+			continue
+		}
 		m := traceLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
@@ -164,9 +188,7 @@ func parseTrace(f *os.File) (evs []event, lost bool, err error) {
 		e := event{call: m[5]}
 		e.tid, _ = strconv.Atoi(m[1])
 		e.pid, _ = strconv.Atoi(m[2])
-		sec, _ := strconv.ParseInt(m[3], 10, 64)
-		frac, _ := strconv.ParseInt((m[4] + "000000000")[:9], 10, 64)
-		e.ns = sec*1e9 + frac
+		e.ns = traceNS(m[3], m[4])
 		if m[8] != "" {
 			e.exit = true
 			e.ret, err = strconv.ParseInt(m[8], 0, 64)
@@ -193,4 +215,34 @@ func parseTrace(f *os.File) (evs []event, lost bool, err error) {
 		evs = append(evs, e)
 	}
 	return evs, lost, sc.Err()
+}
+
+// traceNS reads a trace timestamp's seconds and fraction as ns.
+func traceNS(sec, frac string) int64 {
+	s, _ := strconv.ParseInt(sec, 10, 64)
+	f, _ := strconv.ParseInt((frac + "000000000")[:9], 10, 64)
+	return s*1e9 + f
+}
+
+// offCPU is how long thread tid was off the CPU in the spells that
+// began within [from, to]: preempted ("R+") spells, and with blocked also
+// uninterruptible ones ("D": a page fault's read). A sleep ("S") never
+// counts, nor a yield ("R", the release spin's sched_yield): a stamp that
+// drifted to before a wait must still fail the checks.
+func offCPU(evs []event, tid int, from, to int64, blocked bool) int64 {
+	var total, out int64
+	away := false
+	for _, e := range evs {
+		if e.call != "sched_switch" {
+			continue
+		}
+		switch {
+		case !away && int(e.args["prev"]) == tid && e.ns >= from && e.ns <= to && (e.preempted || blocked && e.blocked):
+			away, out = true, e.ns
+		case away && int(e.args["next"]) == tid:
+			away = false
+			total += e.ns - out
+		}
+	}
+	return total
 }
