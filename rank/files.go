@@ -143,7 +143,7 @@ func createJobDir(jd string, rank int, direct bool) (*dirHandle, error) {
 	// and a --reuse job finds it kept: either way it must be a real
 	// directory of ours, not a link planted at its name. The checks are
 	// made on the opened directory, which is what every later call uses.
-	d, err := openDirHandle(jd)
+	d, err := openShared(jd, openDirHandle)
 	if err != nil {
 		return nil, err
 	}
@@ -189,8 +189,31 @@ func mkdirShared(path string, mkdir func(string, os.FileMode) error) error {
 	return err
 }
 
-// mkdirTries bounds mkdirShared's attempts: 5 spread over 0.3 s.
+// mkdirTries bounds mkdirShared's and openShared's attempts: 5 spread
+// over 0.3 s.
 const mkdirTries = 5
+
+// openShared opens the job directory that mkdirShared has just made or
+// found. On GlusterFS the directory another node made a moment ago can
+// still be missing, or stale, to this client's lookup after its own mkdir
+// answered EEXIST (seen in CI: "open .../ioswarm-<id>: no such file or
+// directory" on node1 while node2 and node3 had made it); the open is
+// tried again, a few times, before its error stands.
+func openShared(path string, open func(string) (*dirHandle, error)) (*dirHandle, error) {
+	var err error
+	for try := 1; try <= mkdirTries; try++ {
+		var d *dirHandle
+		d, err = open(path)
+		if err == nil {
+			return d, nil
+		}
+		if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ESTALE) {
+			return nil, err
+		}
+		time.Sleep(time.Duration(try) * 20 * time.Millisecond)
+	}
+	return nil, err
+}
 
 // probeDirect creates path with O_DIRECT and writes one aligned 4 KiB
 // block through it. Some filesystems accept the open flag and refuse only

@@ -136,3 +136,30 @@ func TestMkdirSharedRetriesStaleHandles(t *testing.T) {
 		t.Errorf("ESTALE for ever: %v after %d calls, want ESTALE after %d", err, calls, mkdirTries)
 	}
 }
+
+// The directory another node has just made may be missing or stale to
+// this node's GlusterFS client for a moment after its mkdir said EEXIST:
+// the open is tried again; any other error, or one that persists, stands.
+func TestOpenSharedRetriesMissingDirectory(t *testing.T) {
+	calls := 0
+	answers := func(errs ...error) func(string) (*dirHandle, error) {
+		calls = 0
+		return func(string) (*dirHandle, error) {
+			err := errs[min(calls, len(errs)-1)] // the last answer repeats
+			calls++
+			if err == nil {
+				return &dirHandle{path: "d"}, nil
+			}
+			return nil, &os.PathError{Op: "open", Path: "d", Err: err}
+		}
+	}
+	if d, err := openShared("d", answers(unix.ENOENT, unix.ESTALE, nil)); err != nil || d == nil || calls != 3 {
+		t.Errorf("ENOENT, ESTALE, then there: %v after %d calls, want it open after 3", err, calls)
+	}
+	if _, err := openShared("d", answers(unix.EACCES)); !errors.Is(err, unix.EACCES) || calls != 1 {
+		t.Errorf("EACCES: %v after %d calls, want EACCES at once", err, calls)
+	}
+	if _, err := openShared("d", answers(unix.ENOENT)); !errors.Is(err, unix.ENOENT) || calls != mkdirTries {
+		t.Errorf("ENOENT for ever: %v after %d calls, want ENOENT after %d", err, calls, mkdirTries)
+	}
+}
