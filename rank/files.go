@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -175,22 +176,15 @@ func createJobDir(jd string, rank int, direct bool) (*dirHandle, error) {
 // bed: "Directory self heal xattr failed ... Stale file handle"); the call
 // is then tried again, a few times, before its error stands.
 func mkdirShared(path string, mkdir func(string, os.FileMode) error) error {
-	var err error
-	for try := 1; try <= mkdirTries; try++ {
-		err = mkdir(path, 0o755)
-		if err == nil || errors.Is(err, os.ErrExist) {
-			return nil
-		}
-		if !errors.Is(err, unix.ESTALE) {
+	return whileHealing(func() error {
+		if err := mkdir(path, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 			return err
 		}
-		time.Sleep(time.Duration(try) * 20 * time.Millisecond)
-	}
-	return err
+		return nil
+	}, unix.ESTALE)
 }
 
-// mkdirTries bounds mkdirShared's and openShared's attempts: 5 spread
-// over 0.3 s.
+// mkdirTries bounds whileHealing's attempts: 5 spread over 0.3 s.
 const mkdirTries = 5
 
 // openShared opens the job directory that mkdirShared has just made or
@@ -200,19 +194,30 @@ const mkdirTries = 5
 // directory" on node1 while node2 and node3 had made it); the open is
 // tried again, a few times, before its error stands.
 func openShared(path string, open func(string) (*dirHandle, error)) (*dirHandle, error) {
-	var err error
-	for try := 1; try <= mkdirTries; try++ {
-		var d *dirHandle
+	var d *dirHandle
+	err := whileHealing(func() (err error) {
 		d, err = open(path)
-		if err == nil {
-			return d, nil
-		}
-		if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ESTALE) {
-			return nil, err
-		}
-		time.Sleep(time.Duration(try) * 20 * time.Millisecond)
+		return err
+	}, unix.ENOENT, unix.ESTALE)
+	if err != nil {
+		return nil, err
 	}
-	return nil, err
+	return d, nil
+}
+
+// whileHealing runs try until it succeeds or fails with an error other
+// than healing's, at most mkdirTries times with growing pauses: the
+// answers a shared filesystem gives while it heals a directory that
+// several nodes touch at once.
+func whileHealing(try func() error, healing ...error) error {
+	var err error
+	for n := 1; n <= mkdirTries; n++ {
+		if err = try(); err == nil || !slices.ContainsFunc(healing, func(h error) bool { return errors.Is(err, h) }) {
+			return err
+		}
+		time.Sleep(time.Duration(n) * 20 * time.Millisecond)
+	}
+	return err
 }
 
 // probeDirect creates path with O_DIRECT and writes one aligned 4 KiB
