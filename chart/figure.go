@@ -137,13 +137,18 @@ func (f *figure) layout(w, h int, face *typeface) *scene {
 	W, H := float64(w), float64(h)
 	z := sizesFor(W, H)
 
-	legendSize := z.legend
-	rowOf := func(size float64) float64 { return size * 1.3 }
+	// The title's lines, then the panels, the first panel's data area a
+	// half tick label below their top; the legend starts level with it.
 	titleLines := strings.Split(f.title, "\n")
-	legendTop := z.margin + float64(len(titleLines))*z.title*1.2 + 6 + face.capHeight(z.tick)/2 + 2
+	top := z.margin + float64(len(titleLines))*z.title*1.2 + 6
+	boxTop := func(panelTop float64) float64 { return panelTop + face.capHeight(z.tick)/2 + 2 }
+	legendTop := boxTop(top)
+
+	const rowOf = 1.3 // a legend row's height, in its font size
+	legendSize := z.legend
 	if n := float64(len(f.legend)); n > 0 {
 		// A long legend (a timeline per node) shrinks to fit the height.
-		legendSize = max(7, min(z.legend, (H-z.margin-legendTop)/n/1.3))
+		legendSize = max(7, min(z.legend, (H-z.margin-legendTop)/n/rowOf))
 	}
 	// A quarter wider than measured: an SVG renderer that ignores the
 	// embedded font (librsvg) substitutes a wider one, and the legend
@@ -167,18 +172,15 @@ func (f *figure) layout(w, h int, face *typeface) *scene {
 
 	// The title, centred over the plots; a line too long for them gets
 	// the whole width, and shrinks if even that is too narrow.
-	top := z.margin
-	for _, line := range titleLines {
+	for i, line := range titleLines {
 		size, centre := z.title, (plotLeft+plotRight)/2
 		if tw := face.width(line, size); tw > plotRight-plotLeft {
 			centre = W / 2
 			size = max(7, min(size, size*(W-2*z.margin)/tw))
 		}
-		top += face.ascent(z.title)
-		s.text("title", pt{centre, top}, line, size, anchorMiddle, false, black)
-		top += z.title*1.2 - face.ascent(z.title)
+		baseline := z.margin + float64(i)*z.title*1.2 + face.ascent(z.title)
+		s.text("title", pt{centre, baseline}, line, size, anchorMiddle, false, black)
 	}
-	top += 6
 
 	// Every panel's data area starts at one x, right of the widest
 	// y tick label of any of them, so the panels line up on the x axis.
@@ -203,25 +205,21 @@ func (f *figure) layout(w, h int, face *typeface) *scene {
 	n := float64(len(f.panels))
 	height := (H - z.margin - top - z.gap*(n-1)) / n
 	below := z.tickLen + 3 + face.ascent(z.tick) + face.descent(z.tick) + 4 + face.ascent(z.label) + face.descent(z.label)
-	var firstTop float64
 	for i, p := range f.panels {
 		ptop := top + float64(i)*(height+z.gap)
-		box := rect{left: left, right: right, top: ptop + face.capHeight(z.tick)/2 + 2, bottom: ptop + height - below}
-		if i == 0 {
-			firstTop = box.top
-		}
+		box := rect{left: left, right: right, top: boxTop(ptop), bottom: ptop + height - below}
 		f.drawPanel(s, face, z, fmt.Sprintf("p%d", i), p, box, xTicks, yTicks[i], plotLeft)
 	}
 
 	// The legend, a row per entry.
-	lx, ly := plotRight+z.margin, max(firstTop, z.margin)
+	lx, ly := plotRight+z.margin, legendTop
 	for _, e := range f.legend {
 		e.look = e.look.scaled(z.k)
-		mid := ly + rowOf(legendSize)/2
+		mid := ly + legendSize*rowOf/2
 		s.stroke("legend", []pt{{lx, mid}, {lx + z.thumb, mid}}, e.width, e.color, e.dash)
 		drawGlyph(s, "legend", e.look, pt{lx + z.thumb/2, mid})
 		s.text("legend", pt{lx + z.thumb + 6, mid + face.capHeight(legendSize)/2}, e.text, legendSize, anchorStart, false, black)
-		ly += rowOf(legendSize)
+		ly += legendSize * rowOf
 	}
 	return s
 }

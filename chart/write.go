@@ -25,11 +25,10 @@ func Write(base string, ss []*study.Sweep, size Size) (svgPath, pngPath string, 
 // leaves half a picture behind.
 func writeBoth(base string, f *figure, size Size) (svgPath, pngPath string, err error) {
 	svgPath, pngPath = Paths(base)
-	face, err := newTypeface()
+	s, face, err := f.laidOut(size)
 	if err != nil {
 		return "", "", err
 	}
-	s := f.layout(size.Width, size.Height, face)
 	var svg, pic bytes.Buffer
 	if err := writeSVG(&svg, s, face); err != nil {
 		return "", "", err
@@ -71,11 +70,16 @@ func sceneOf(ss []*study.Sweep, size Size) (*scene, *typeface, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return c.figure().laidOut(size)
+}
+
+// laidOut is f laid out at size, and the font both writers draw it with.
+func (f *figure) laidOut(size Size) (*scene, *typeface, error) {
 	face, err := newTypeface()
 	if err != nil {
 		return nil, nil, err
 	}
-	return c.figure().layout(size.Width, size.Height, face), face, nil
+	return f.layout(size.Width, size.Height, face), face, nil
 }
 
 func encodePNG(w io.Writer, s *scene, face *typeface) error {
