@@ -2,7 +2,10 @@
 # rand-vs-fio.sh: random 4 KiB O_DIRECT IOPS, p99 latency and CPU cost of
 # ioswarm against fio, on the same files, at 1, 4, 8 and 16 threads.
 #
-# Usage: bench/rand-vs-fio.sh [PARENT_DIR]      (default /var/tmp; run as root)
+# Usage: bench/rand-vs-fio.sh [PARENT_DIR|ram]      (default /var/tmp; run as root)
+#   ram: a filesystem of its own on a block device in memory (zram), made
+#     and removed by the script: the engines' own cost, without the VM
+#     disk's swings (see ram_parent in common.sh)
 #   TOTAL_MIB=512  aggregate file size in MiB, divided among the threads
 #   THREADS="1 4 8 16"  ROUNDS=5  IOSWARM=/path/to/ioswarm (built if unset)
 #   ENGINE=io_uring DEPTHS="1 8 32"  queue depth: ioswarm --engine io_uring
@@ -81,6 +84,7 @@ need_tools
 for t in $THREADS; do
 	[ $((TOTAL_MIB % t)) = 0 ] || die "TOTAL_MIB=$TOTAL_MIB does not divide among $t threads"
 done
+[ "$PARENT" = ram ] && ram_parent $((2 * TOTAL_MIB + 512))
 need_space "$PARENT" $((2 * TOTAL_MIB + 256))
 make_work "$PARENT"
 build_ioswarm "$WORK"
@@ -188,39 +192,65 @@ for ((round = 1; round <= ROUNDS; round++)); do
 	done
 done
 
-python3 - "$RESULTS" <<'PY'
+python3 - "$RESULTS" "$here" <<'PY'
 import statistics as st, sys
+sys.path.insert(0, sys.argv[2])
+from ratios import median_ci, verdict
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 def runs(tool, t):
     return {r[2]: r for r in rows if r[0] == tool and r[1] == t}
 def med(tool, t, col):
     return st.median(float(r[col]) for r in runs(tool, t).values())
-def spread(t, col):  # the lowest and highest of the rounds' own ratios (both tools ran side by side)
+def ratios(t, col):  # each round's ratio, the two tools side by side in it
     a, b = runs("ioswarm", t), runs("fio", t)
-    ratios = [float(a[k][col]) / float(b[k][col]) for k in a if k in b]
-    return f"{min(ratios):.2f}-{max(ratios):.2f}"
+    return [float(a[k][col]) / float(b[k][col]) for k in a if k in b]
+def interval(xs):
+    m, lo, hi, cover = median_ci(xs)
+    text = f"{m:.3f} [{lo:.2f}-{hi:.2f}]" if lo is not None else f"{m:.3f} [too few]"
+    return text, lo, hi, cover
 def cpu(tool, t):  # CPU seconds per million operations, per run, then the median
     return st.median(float(r[7]) / float(r[8]) * 1e6 for r in runs(tool, t).values())
-def net(tool, t):  # the same, the round's fixed-cost run taken off first
+def net(tool, t):  # the same, the round's fixed cost taken off first
     full, fixed = runs(tool, t), runs(tool + "-fixed", t)
     return st.median((float(full[k][7]) - float(fixed[k][7])) / (float(full[k][8]) - float(fixed[k][8])) * 1e6
                      for k in full)
+def net_ratios(t):
+    a, af, b, bf = runs("ioswarm", t), runs("ioswarm-fixed", t), runs("fio", t), runs("fio-fixed", t)
+    per = lambda full, fixed: (float(full[7]) - float(fixed[7])) / (float(full[8]) - float(fixed[8]))
+    return [per(a[k], af[k]) / per(b[k], bf[k]) for k in a if k in b and k in af and k in bf]
 threads = sorted({r[1] for r in rows if not r[0].endswith("-fixed")}, key=lambda k: [int(x) for x in k.split("@")])
 n = len({r[2] for r in rows})
+cover = median_ci([0.0] * n)[3]
 print()
-print(f"medians of {n} rounds; IOPS, p99 in µs, CPU s per million ops; ratio = ioswarm / fio; points are threads[@iodepth]")
-print("rounds: the lowest and highest of the per-round IOPS ratios, the two tools side by side in each round")
-print(f"{'threads':>7} {'phase':>9} | {'IOPS ioswarm':>12} {'fio':>9} {'ratio':>6} {'rounds':>9} | {'p99 ioswarm':>11} {'fio':>8} {'ratio':>6}")
+print(f"medians of {n} rounds; IOPS, p99 in µs, CPU s per million ops; points are threads[@iodepth]")
+print("ratio: ioswarm's median / fio's median")
+print("rounds: the median of the rounds' own ratios (both tools side by side in each round) and the")
+if median_ci([0.0] * n)[1] is None:
+    print(f"interval for it: {n} rounds are too few for a 95% interval (6 are needed);")
+else:
+    print(f"interval that holds the true median with {cover:.1%} confidence whatever the spread (sign test);")
+print("met: the target decided by that interval (IOPS >= 0.95, p99 <= 1.10 of fio's), undecided where")
+print("the interval straddles it: this many rounds on this device cannot tell")
+print(f"{'threads':>7} {'phase':>9} | {'IOPS ioswarm':>12} {'fio':>9} {'ratio':>6} {'rounds':>19} {'met':>9} |"
+      f" {'p99 ioswarm':>11} {'fio':>8} {'ratio':>6} {'rounds':>19} {'met':>9}")
 for t in threads:
     for name, icol, pcol in (("randwrite", 3, 5), ("randread", 4, 6)):
         a, b = med("ioswarm", t, icol), med("fio", t, icol)
         pa, pb = med("ioswarm", t, pcol) / 1e3, med("fio", t, pcol) / 1e3
-        print(f"{t:>7} {name:>9} | {a:>12.0f} {b:>9.0f} {a / b:>6.3f} {spread(t, icol):>9} | {pa:>11.1f} {pb:>8.1f} {pa / pb:>6.3f}")
+        itext, ilo, ihi, _ = interval(ratios(t, icol))
+        ptext, plo, phi, _ = interval(ratios(t, pcol))
+        # p99 <= 1.10 is IOPS-like once inverted: fio's / ioswarm's >= 1/1.10.
+        pmet = verdict(None if phi is None else 1 / phi, None if plo is None else 1 / plo, 1 / 1.10)
+        print(f"{t:>7} {name:>9} | {a:>12.0f} {b:>9.0f} {a / b:>6.3f} {itext:>19} {verdict(ilo, ihi, 0.95):>9} |"
+              f" {pa:>11.1f} {pb:>8.1f} {pa / pb:>6.3f} {ptext:>19} {pmet:>9}")
 print()
-print("CPU s per million ops of both phases: whole process tree, and net of each run's fixed cost")
-print(f"{'threads':>7} | {'whole ioswarm':>13} {'fio':>7} {'ratio':>6} | {'net ioswarm':>11} {'fio':>7} {'ratio':>6}")
+print("CPU s per million ops of both phases: whole process tree, and net of each run's fixed cost;")
+print("rounds: as above, of the net figure (target <= 1.05)")
+print(f"{'threads':>7} | {'whole ioswarm':>13} {'fio':>7} {'ratio':>6} | {'net ioswarm':>11} {'fio':>7} {'ratio':>6} {'rounds':>19} {'met':>9}")
 for t in threads:
     a, b = cpu("ioswarm", t), cpu("fio", t)
     na, nb = net("ioswarm", t), net("fio", t)
-    print(f"{t:>7} | {a:>13.2f} {b:>7.2f} {a / b:>6.3f} | {na:>11.2f} {nb:>7.2f} {na / nb:>6.3f}")
+    ctext, clo, chi, _ = interval(net_ratios(t))
+    cmet = verdict(None if chi is None else 1 / chi, None if clo is None else 1 / clo, 1 / 1.05)
+    print(f"{t:>7} | {a:>13.2f} {b:>7.2f} {a / b:>6.3f} | {na:>11.2f} {nb:>7.2f} {na / nb:>6.3f} {ctext:>19} {cmet:>9}")
 PY

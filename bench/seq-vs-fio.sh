@@ -2,7 +2,8 @@
 # seq-vs-fio.sh: sequential write and read bandwidth of ioswarm against fio
 # on the same pattern, buffered and with O_DIRECT, at 1, 2 and 4 threads.
 #
-# Usage: bench/seq-vs-fio.sh [PARENT_DIR]      (default /var/tmp; run as root)
+# Usage: bench/seq-vs-fio.sh [PARENT_DIR|ram]      (default /var/tmp; run as root)
+#   ram: a filesystem on a block device in memory (see ram_parent in common.sh)
 #   TOTAL_MIB=4096  aggregate size in MiB, divided among the threads
 #   THREADS="1 2 4"  ROUNDS=5  MODES="buffered direct"
 #   IOSWARM=/path/to/ioswarm (built from this tree if unset)
@@ -82,6 +83,7 @@ need_tools
 for t in $THREADS; do
 	[ $((TOTAL_MIB % (16 * t))) = 0 ] || die "TOTAL_MIB=$TOTAL_MIB does not divide into $t threads of 16 MiB records"
 done
+[ "$PARENT" = ram ] && ram_parent $((2 * TOTAL_MIB + 512))
 need_space "$PARENT" $((TOTAL_MIB + 256))
 make_work "$PARENT"
 build_ioswarm "$WORK"
@@ -98,7 +100,7 @@ huge_pages_for_fio() {
 	for t in $THREADS; do ((t > max)) && max=$t; done
 	old=$(cat /proc/sys/vm/nr_hugepages)
 	want=$((old + 12 * max * IODEPTH)) # a 16 MiB buffer per operation in flight
-	ON_EXIT="echo $old > /proc/sys/vm/nr_hugepages"
+	ON_EXIT="echo $old > /proc/sys/vm/nr_hugepages; ${ON_EXIT:-}"
 	echo "$want" >/proc/sys/vm/nr_hugepages
 	if [ "$(cat /proc/sys/vm/nr_hugepages)" -lt "$want" ]; then
 		echo "warning: could not reserve $want huge pages; fio uses ordinary pages" >&2
@@ -212,11 +214,23 @@ for mode in $MODES; do
 	done
 done
 
-python3 - "$RESULTS" <<'PY'
+python3 - "$RESULTS" "$here" <<'PY'
 import statistics as st, sys
+sys.path.insert(0, sys.argv[2])
+from ratios import median_ci, verdict
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 def med(tool, mode, t, col):
     return st.median(float(r[col]) for r in rows if r[:3] == [tool, mode, t])
+def ratios(mode, t, col, a="ioswarm", b="fio", bcol=None):  # each round's own ratio
+    x = {r[3]: float(r[col]) for r in rows if r[:3] == [a, mode, t]}
+    y = {r[3]: float(r[bcol or col]) for r in rows if r[:3] == [b, mode, t]}
+    return [x[k] / y[k] for k in x if k in y]
+def rounds(xs):
+    m, lo, hi, _ = median_ci(xs)
+    if lo is None:
+        return f"{m:.3f} [too few] undecided"
+    return f"{m:.3f} [{lo:.2f}-{hi:.2f}] {verdict(lo, hi, 0.98)}"
+n = len({r[3] for r in rows})
 print()
 print("median bandwidth in GB/s (10^9 bytes/s) over the rounds; ratio = ioswarm / fio;")
 print("same files: both tools read the same fresh files ioswarm wrote")
@@ -233,4 +247,12 @@ for mode, t in seen:
     print(f"{mode:>8} {t:>7} | {w[0] / 1e9:>13.3f} {w[1] / 1e9:>7.3f} {w[0] / w[1]:>6.3f} |"
           f" {rd[0] / 1e9:>12.3f} {rd[1] / 1e9:>7.3f} {rd[0] / rd[1]:>6.3f} |"
           f" {sm[0] / 1e9:>10.3f} {sm[1] / 1e9:>7.3f} {sm[0] / sm[1]:>6.3f}")
+print()
+print("the rounds' own ratios (both tools side by side in each round): their median, the interval that")
+print("holds the true median with 95% or more confidence whatever the spread (sign test; 6 rounds at")
+print("least), and whether that interval decides a ratio >= 0.98 (undecided: it straddles 0.98)")
+print(f"{'mode':>8} {'threads':>7} | {'write':>30} | {'read, own files':>30} | {'read, same files':>30}")
+for mode, t in seen:
+    print(f"{mode:>8} {t:>7} | {rounds(ratios(mode, t, 4)):>30} | {rounds(ratios(mode, t, 5)):>30} |"
+          f" {rounds(ratios(mode, t, 4, 'same', 'same', 5)):>30}")
 PY
