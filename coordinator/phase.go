@@ -13,11 +13,6 @@ import (
 	"ioswarm/wire"
 )
 
-// releaseLead is how far ahead of now a phase is released: long enough for
-// the run request to reach every rank first, so that start skew measures
-// clock error, not fan-out latency.
-const releaseLead = 200 * time.Millisecond
-
 // phase runs one timed phase on every rank and reduces it.
 func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, error) {
 	p := result.Phase{Name: name, Iteration: iter}
@@ -54,8 +49,11 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	for _, m := range members {
 		maxErr = max(maxErr, m.ClockError)
 	}
-	release := clock.Now() + int64(releaseLead) + 4*maxErr
+	perRank := j.threadsPerRank()
+	sent := clock.Now()
+	release := sent + int64(j.s.ready.lead(perRank)) + 4*maxErr
 	j.release = release
+	p.ReleaseLeadNS = release - sent
 	if j.o.Progress != nil {
 		j.o.Progress.Start(name, iter, j.o.Total, j.stonewall(ph))
 		stop, followed := make(chan struct{}), make(chan struct{})
@@ -76,12 +74,17 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := j.collect(ctx, &p, replies); err != nil {
 		return p, err
 	}
+	late := j.readiness(&p, replies, sent, perRank)
 	p.FirstDoneNote = figures.FirstDoneNote(name, j.o.Direct, j.o.Fsync)
 	if err := figures.Reduce(&p); err != nil {
 		return p, fmt.Errorf("reduce: %w", err)
 	}
 	if err := j.series(ctx, &p); err != nil {
 		return p, err
+	}
+	if w := lateWarning(&p, late); w != "" {
+		p.Warnings = append(p.Warnings, w)
+		j.warn(w)
 	}
 	if w := skewWarning(&p, maxErr); w != "" {
 		p.Warnings = append(p.Warnings, w)
@@ -178,6 +181,37 @@ func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunRe
 		})
 	}
 	return m.FromRank(rep.ReleasedAt), threads
+}
+
+// readiness sets the phase's release margin from the moments the ranks'
+// threads were all waiting (on the coordinator's clock), keeps how long
+// the slowest rank took from the run request sent at sent for the next
+// phase's lead, and returns that rank's host.
+func (j *job) readiness(p *result.Phase, replies []wire.RunReply, sent int64, perRank int) (host string) {
+	var last int64
+	for r, rep := range replies {
+		if rep.ReadyAt == 0 {
+			continue // a rank with no threads
+		}
+		if at := j.members[r].FromRank(rep.ReadyAt); host == "" || at > last {
+			last, host = at, j.s.targets[r].Host
+		}
+	}
+	if host == "" {
+		return ""
+	}
+	p.ReleaseMarginNS = j.release - last
+	j.s.ready = j.s.ready.next(time.Duration(max(last-sent, 0)), perRank)
+	return host
+}
+
+// threadsPerRank is the most threads any rank runs.
+func (j *job) threadsPerRank() int {
+	n := 0
+	for _, t := range j.threads {
+		n = max(n, len(t))
+	}
+	return n
 }
 
 // dropCaches drops caches on every node and records the weakest method any

@@ -30,6 +30,9 @@ type Session struct {
 	coord   *barrier.Coordinator
 	procs   []launcher.Proc
 	members []barrier.MemberInfo
+	// ready is how long the ranks took to start their threads in the
+	// last phase, which sets the next one's release lead.
+	ready readiness
 
 	mu      sync.Mutex
 	closing bool

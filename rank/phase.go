@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/clock"
 	"ioswarm/histogram"
 	"ioswarm/wire"
 )
@@ -29,16 +31,22 @@ func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, erro
 		return wire.RunReply{}, fmt.Errorf("%s: the job directory is not made yet", req.Phase)
 	}
 	p := s.params(req)
-	bufs, err := s.prepare(p)
-	if err != nil {
-		return wire.RunReply{}, err
+	a := s.takeArmed(req.Phase)
+	if a == nil {
+		var err error
+		if a, err = s.armFor(p); err != nil {
+			return wire.RunReply{}, err
+		}
 	}
-	defer freeBuffers(bufs)
-	closeRings, err := s.prepareUring(p)
-	if err != nil {
-		return wire.RunReply{}, err
-	}
-	defer closeRings()
+	defer a.free()
+	bufs := a.bufs
+	// A collection during the release would stop every worker and hand
+	// each its thread back in turn (futex by futex): the 6-16 ms start
+	// skews seen in about one run in six. Collect now, while nothing
+	// waits, so that the phase, which allocates nothing, starts none.
+	// (Again here, though arming collected: the cache drop, the clock
+	// probes and this request have allocated since.)
+	runtime.GC()
 	finished := make(chan struct{})
 	go func() {
 		select {
@@ -51,7 +59,7 @@ func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, erro
 	// The reporter's first note comes a second after this, after the
 	// release; a note before it would only say 0 bytes.
 	go s.reportProgress(req.Phase, finished)
-	errs, released := s.runWorkers(ctx, p, bufs, req.ReleaseAt)
+	errs, released, ready := s.runWorkers(ctx, p, bufs, req.ReleaseAt)
 	if released == 0 {
 		// No worker reached the release: the phase was abandoned first.
 		if err := ctx.Err(); err != nil {
@@ -62,7 +70,9 @@ func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, erro
 		return wire.RunReply{}, err
 	}
 	s.phaseDone(req.Phase)
-	return s.phaseReply(released), nil
+	reply := s.phaseReply(released)
+	reply.ReadyAt = ready
+	return reply, nil
 }
 
 // params is what the phase req asks of every worker.
@@ -113,22 +123,18 @@ func (s *state) prepare(p *phaseParams) ([][]byte, error) {
 		// Sized now, so the phase's own reset allocates nothing.
 		w.log.reset(w.size/p.block, defaultLogEntries)
 	}
-	// A collection during the release would stop every worker and hand
-	// each its thread back in turn (futex by futex): the 6-16 ms start
-	// skews seen in about one run in six. Collect now, while nothing
-	// waits, so that the phase, which allocates nothing, starts none.
-	runtime.GC()
 	return bufs, nil
 }
 
 // runWorkers runs one goroutine per worker, each waiting on its own thread
 // for rank time at (see awaitRelease) before it runs the phase, and
-// returns once all are done: their errors, and the rank's release moment,
-// the earliest clock reading at or past at that any worker took (0 when
-// none was released).
-func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, at int64) ([]error, int64) {
+// returns once all are done: their errors, the rank's release moment (the
+// earliest clock reading at or past at that any worker took, 0 when none
+// was released), and when the last worker began to wait for it.
+func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, at int64) ([]error, int64, int64) {
 	errs := make([]error, len(s.workers))
 	seen := make([]int64, len(s.workers))
+	waiting := make([]int64, len(s.workers))
 	var wg sync.WaitGroup
 	for i, w := range s.workers {
 		wg.Add(1)
@@ -140,6 +146,7 @@ func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, a
 			// through the scheduler: see yield.)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+			waiting[i] = clock.Now()
 			now, ok := awaitRelease(at, p.stop)
 			if !ok {
 				errs[i] = errStopped
@@ -162,7 +169,11 @@ func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, a
 			released = t
 		}
 	}
-	return errs, released
+	var ready int64
+	if len(waiting) > 0 {
+		ready = slices.Max(waiting)
+	}
+	return errs, released, ready
 }
 
 // firstError prefers a thread's real failure over the errStopped of the

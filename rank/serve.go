@@ -44,6 +44,8 @@ type state struct {
 	// mdAll and mdAny say whether all, or any, of this rank's metadata
 	// files exist.
 	mdAll, mdAny bool
+	// armed is the next phase's memory, made when it was prepared.
+	armed *armedPhase
 }
 
 // Serve joins the coordinator and answers its requests until the job ends.
@@ -59,6 +61,7 @@ func Serve(ctx context.Context, opt Options) error {
 	defer m.Close()
 	s := &state{member: m, log: opt.Log}
 	defer func() { s.closeDirs() }()
+	defer s.disarm()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -131,13 +134,20 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
-		if in.Phase.IsMeta() {
-			return wire.Empty{}, s.prepareMD(in.Phase)
+		s.disarm()
+		var err error
+		switch {
+		case in.Phase.IsMeta():
+			err = s.prepareMD(in.Phase)
+		case s.job.FilesOf != "":
+			err = s.checkReused(in.Phase)
+		default:
+			err = s.prepareFiles(ctx, in.Phase)
 		}
-		if s.job.FilesOf != "" {
-			return wire.Empty{}, s.checkReused(in.Phase)
+		if err == nil {
+			err = s.arm(in.Phase)
 		}
-		return wire.Empty{}, s.prepareFiles(ctx, in.Phase)
+		return wire.Empty{}, err
 	case wire.KindShared:
 		var in wire.MakeShared
 		if err := decode(req, &in); err != nil || !in.Make || !s.shared() || s.job.FilesOf != "" {

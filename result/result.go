@@ -198,10 +198,17 @@ type Phase struct {
 	WindowNS           int64   `json:"window_ns"`            // latest end − earliest start
 	StartSkewNS        int64   `json:"start_skew_ns"`        // latest start − earliest start
 	ReleaseSkewNS      int64   `json:"release_skew_ns"`      // spread of the ranks' measured release moments: their first threads' wake-up lateness, no clock error
-	FirstDoneNS        int64   `json:"first_done_ns"`        // earliest thread end, coordinator clock
-	StartNS            int64   `json:"start_ns"`             // earliest thread start, coordinator clock
-	ThreadBandwidth    Spread  `json:"thread_bandwidth"`     // per-thread bytes/(end−start)
-	Latency            Latency `json:"latency_ns"`
+	// ReleaseLeadNS is how far ahead of the run request the release was
+	// set (coordinator clock); ReleaseMarginNS is the release less the
+	// moment the last rank's threads were all waiting for it: what was
+	// left of the lead, negative when they were ready only after it and
+	// started late.
+	ReleaseLeadNS   int64   `json:"release_lead_ns,omitempty"`
+	ReleaseMarginNS int64   `json:"release_margin_ns,omitempty"`
+	FirstDoneNS     int64   `json:"first_done_ns"`    // earliest thread end, coordinator clock
+	StartNS         int64   `json:"start_ns"`         // earliest thread start, coordinator clock
+	ThreadBandwidth Spread  `json:"thread_bandwidth"` // per-thread bytes/(end−start)
+	Latency         Latency `json:"latency_ns"`
 	// FsyncLatency is over the threads' timed fsyncs (thread fsync_ns),
 	// absent when the phase timed none; FsyncShare is Σ fsync_ns /
 	// Σ (end_ns − start_ns) over all threads: the share of the threads'

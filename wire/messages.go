@@ -167,9 +167,14 @@ type ThreadRecord struct {
 
 // RunReply carries the phase's records and the rank's merged latency histogram.
 type RunReply struct {
-	ReleasedAt int64             `json:"released_at"`
-	Threads    []ThreadRecord    `json:"threads"`
-	Histogram  *result.Histogram `json:"histogram"`
+	ReleasedAt int64 `json:"released_at"`
+	// ReadyAt is when the rank's last thread began to wait for the
+	// release, after the rank had taken the run request (rank clock): past
+	// ReleaseAt when the request came too late for the lead it was sent
+	// with.
+	ReadyAt   int64             `json:"ready_at,omitempty"`
+	Threads   []ThreadRecord    `json:"threads"`
+	Histogram *result.Histogram `json:"histogram"`
 	// Intervals holds, for random phases, the rank's latency histogram
 	// of each LatencyStep interval from the release.
 	Intervals []*result.Histogram `json:"intervals,omitempty"`

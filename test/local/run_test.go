@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"ioswarm/figures"
 )
@@ -46,6 +47,21 @@ func TestRunThreeRanksFiveThreads(t *testing.T) {
 		}
 		if p.Bandwidth <= 0 || p.SumOfRates <= 0 || (p.FirstDoneBandwidth <= 0) != (p.FirstDoneNote != "") {
 			t.Errorf("%s: figures not positive (first-done withheld only with a note): %+v", p.Name, p)
+		}
+	}
+	// The first phase of a session has no measurement of how long the
+	// ranks take to start their threads and is released 200 ms ahead; the
+	// next is released from what the first measured, at least 20 ms
+	// ahead, and what was left of it is what the ranks said.
+	if w, r := job.Phases[0], job.Phases[1]; w.ReleaseLeadNS < int64(200*time.Millisecond) ||
+		r.ReleaseLeadNS < int64(20*time.Millisecond) || r.ReleaseLeadNS > int64(2*time.Second) {
+		t.Errorf("release leads: write %v, read %v; want 200 ms and then 20 ms to 2 s",
+			time.Duration(w.ReleaseLeadNS), time.Duration(r.ReleaseLeadNS))
+	}
+	for _, p := range job.Phases {
+		if p.ReleaseMarginNS <= 0 || p.ReleaseMarginNS > p.ReleaseLeadNS {
+			t.Errorf("%s: %v of the %v lead left when the last threads were ready; want some, and no more than the lead",
+				p.Name, time.Duration(p.ReleaseMarginNS), time.Duration(p.ReleaseLeadNS))
 		}
 	}
 	for _, h := range job.Hosts {

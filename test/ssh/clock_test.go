@@ -44,6 +44,14 @@ func TestClockOffsetNode(t *testing.T) {
 			t.Errorf("phase %s #%d: start skew %v, window %v; want under 1 s and 1 min",
 				p.Name, p.Iteration, time.Duration(p.StartSkewNS), time.Duration(p.WindowNS))
 		}
+		// Each rank's ready moment comes through its clock offset like
+		// its records: left on node2's clock, the margin would be three
+		// hours off. The moment is after the run request in truth, so
+		// the margin exceeds the lead by clock error at most.
+		if p.ReleaseLeadNS <= 0 || p.ReleaseMarginNS > p.ReleaseLeadNS+int64(5*time.Millisecond) || p.ReleaseMarginNS < -int64(time.Second) {
+			t.Errorf("phase %s #%d: %v of a %v release lead left when the last threads were ready",
+				p.Name, p.Iteration, time.Duration(p.ReleaseMarginNS), time.Duration(p.ReleaseLeadNS))
+		}
 	}
 	skewed.c.Stop() // one cluster at a time on a small machine
 

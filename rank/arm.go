@@ -1,0 +1,69 @@
+package rank
+
+import "ioswarm/wire"
+
+// armedPhase is a phase's memory: every worker's buffer, filled with its
+// pattern, and its ring. It is made when the phase is prepared, before the
+// coordinator sets the release, so that the time between the run request
+// and the release need only cover the request's way to the nodes, not a
+// node filling its threads' buffers (16 MiB a thread, 512 MiB for 32
+// threads: longer than the release's lead on a loaded node, whose threads
+// then started late).
+type armedPhase struct {
+	phase      wire.Phase
+	bufs       [][]byte
+	closeRings func()
+}
+
+// arm makes phase's memory ready for its run request; what an earlier
+// preparation armed and no run used is freed first.
+func (s *state) arm(phase wire.Phase) error {
+	s.disarm()
+	a, err := s.armFor(s.params(wire.Run{Phase: phase}))
+	if err != nil {
+		return err
+	}
+	a.phase = phase
+	s.armed = a
+	return nil
+}
+
+// armFor makes the buffers and rings p needs.
+func (s *state) armFor(p *phaseParams) (*armedPhase, error) {
+	bufs, err := s.prepare(p)
+	if err != nil {
+		return nil, err
+	}
+	closeRings, err := s.prepareUring(p)
+	if err != nil {
+		freeBuffers(bufs)
+		return nil, err
+	}
+	return &armedPhase{phase: p.name, bufs: bufs, closeRings: closeRings}, nil
+}
+
+// takeArmed hands the run of phase the memory armed for it, or nil when
+// none was (a run request with no preparation before it); memory armed
+// for another phase is freed.
+func (s *state) takeArmed(phase wire.Phase) *armedPhase {
+	a := s.armed
+	s.armed = nil
+	if a != nil && a.phase != phase {
+		a.free()
+		a = nil
+	}
+	return a
+}
+
+// disarm frees what was armed and not run.
+func (s *state) disarm() {
+	if s.armed != nil {
+		s.armed.free()
+		s.armed = nil
+	}
+}
+
+func (a *armedPhase) free() {
+	a.closeRings()
+	freeBuffers(a.bufs)
+}
