@@ -78,6 +78,26 @@ func TestUringPhasesAtDepth(t *testing.T) {
 	}
 }
 
+// One entry into the kernel per completion wait, the refill of the last
+// completion seen riding on it: at depth 1 one per operation, as fio's,
+// where submitting each refill on its own made two.
+func TestUringEntersOncePerOperationAtDepthOne(t *testing.T) {
+	const block, ops = 4096, 64
+	w := testWorker(t, ops*block)
+	uringWorker(t, w, 1, patternPeriod)
+	runPhaseOn(t, w, uringPhase("write", block, 1))
+	for _, name := range []string{"read", "randread", "randwrite"} {
+		refill(w)
+		before := w.uring.r.Enters()
+		runPhaseOn(t, w, uringPhase(name, block, 1))
+		// A signal may cut a wait short (EINTR, entered again): a few
+		// spare entries, far fewer than the ops more of two per op.
+		if n := w.uring.r.Enters() - before; w.rec.Ops != ops || n > ops+4 {
+			t.Errorf("%s at depth 1: %d entries into the kernel for %d operations", name, n, w.rec.Ops)
+		}
+	}
+}
+
 // A stonewall already past stops readers after their first completion
 // and lets the writer finish its file untimed; operations in flight at
 // the stonewall are drained, never counted.

@@ -30,6 +30,7 @@ type Ring struct {
 	cqes    []CQE
 	entries uint32
 	pending uint32 // SQEs filled but not yet submitted
+	enters  uint64 // io_uring_enter calls made (Enters)
 	single  bool   // one mapping holds both rings
 
 	// owned: the ring was set up for a single issuing thread with its
@@ -284,6 +285,7 @@ func (r *Ring) SubmitAndWait(wait uint32) error {
 	}
 	for {
 		n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.pending), uintptr(wait), flags, 0, 0)
+		r.enters++
 		switch errno {
 		case 0:
 		case unix.EINTR:
@@ -305,6 +307,10 @@ func (r *Ring) SubmitAndWait(wait uint32) error {
 		}
 	}
 }
+
+// Enters counts the ring's entries into the kernel (io_uring_enter calls),
+// each a system call's cost; a loop's tests bound it per operation.
+func (r *Ring) Enters() uint64 { return r.enters }
 
 // ready returns the span [head, tail) of completions ready to be read
 // with at; consumed(tail) then gives their slots back to the kernel. (No
