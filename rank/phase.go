@@ -40,13 +40,6 @@ func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, erro
 	}
 	defer a.free()
 	bufs := a.bufs
-	// A collection during the release would stop every worker and hand
-	// each its thread back in turn (futex by futex): the 6-16 ms start
-	// skews seen in about one run in six. Collect now, while nothing
-	// waits, so that the phase, which allocates nothing, starts none.
-	// (Again here, though arming collected: the cache drop, the clock
-	// probes and this request have allocated since.)
-	runtime.GC()
 	finished := make(chan struct{})
 	go func() {
 		select {
