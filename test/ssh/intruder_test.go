@@ -34,8 +34,13 @@ func TestIntrudersRejected(t *testing.T) {
 	intruder := buildIntruder(t)
 	listen := e.c.HeadIP + ":7411"
 	out := filepath.Join(t.TempDir(), "result.json")
+	// The run must outlast the intruder, whose idle connections are
+	// refused only after the 5 s handshake timeout: 80 iterations take
+	// about 15 s here (30 did when every phase waited 200 ms for its
+	// release; with the measured lead they took 5.6 s, and the run ended
+	// while the idle connections were still open).
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir,
-		"--total", "64MiB", "--block", "1MiB", "--iterations", "30", "--drop-caches", "off",
+		"--total", "64MiB", "--block", "1MiB", "--iterations", "80", "--drop-caches", "off",
 		"--listen", listen, "--output", out}, e.sshFlags()...)
 	cmd := e.c.Head(context.Background(), e.bin, args...)
 	stderr := &harness.LockedBuffer{}
