@@ -10,8 +10,9 @@ import (
 // The release lead is how far ahead of the run request a phase's release
 // is set: it must cover the request's way to every rank and the rank's
 // start of its threads, each of which then waits for the release on its
-// own. A rank fills its buffers and sets up its rings when the phase is
-// prepared, before the lead starts (see rank.armedPhase), so what is left
+// own. A rank fills its buffers, sets up its rings and collects its
+// garbage when the phase is prepared, before the lead starts (see
+// rank.armedPhase), so what is left
 // is the request and the threads' start: a few milliseconds on an idle
 // node, more under load and with many threads. A fixed lead of 200 ms
 // spent most of that idle, 0.8 s per sweep point of four phases: the
