@@ -30,11 +30,12 @@ type faultRun struct {
 // startFault starts a long run with a short heartbeat timeout and a result
 // file, and returns once every thread has written its file: the fault then
 // strikes mid-run, not at connect time. private names a node with a
-// directory of its own over --dir (see privateDir), or is empty.
-func (e *env) startFault(t *testing.T, private string) faultRun {
+// directory of its own over --dir (see privateDir), or is empty; extra
+// flags go to the run.
+func (e *env) startFault(t *testing.T, private string, extra ...string) faultRun {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "result.json")
-	args := []string{"--heartbeat-timeout", heartbeatTimeout, "--output", out}
+	args := append([]string{"--heartbeat-timeout", heartbeatTimeout, "--output", out}, extra...)
 	if private != "" {
 		// The private tmpfs is another filesystem than the others' on
 		// purpose.
