@@ -37,9 +37,11 @@ func (s *session) rankError(msg string) *RankError {
 
 // fail ends the job with a failure of this rank, unless the rank has left
 // or the coordinator is closing (then a broken link is expected), and
-// drops the connection so its goroutines end.
+// drops the connection so its goroutines end. (A request still being
+// written when Close cuts the connection fails here too; counted, it
+// listed a healthy rank as cut about once in 750 runs of TestRankGoodbye.)
 func (s *session) fail(msg string) {
-	if !s.left.Load() {
+	if !s.left.Load() && !s.c.isClosing() {
 		s.cut.Store(true)
 		s.c.fail(s.rankError(msg))
 	}
