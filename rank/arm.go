@@ -19,15 +19,13 @@ type armedPhase struct {
 	closeRings func()
 }
 
-// arm makes phase's memory ready for its run request; what an earlier
-// preparation armed and no run used is freed first.
+// arm makes phase's memory ready for its run request. The preparation
+// has disarmed whatever an earlier one armed and no run used.
 func (s *state) arm(phase wire.Phase) error {
-	s.disarm()
 	a, err := s.armFor(s.params(wire.Run{Phase: phase}))
 	if err != nil {
 		return err
 	}
-	a.phase = phase
 	s.armed = a
 	return nil
 }

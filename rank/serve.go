@@ -134,7 +134,7 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil {
 			return nil, err
 		}
-		s.disarm()
+		s.disarm() // memory armed for a phase that never ran goes first
 		var err error
 		switch {
 		case in.Phase.IsMeta():
