@@ -195,7 +195,7 @@ done
 python3 - "$RESULTS" "$here" <<'PY'
 import statistics as st, sys
 sys.path.insert(0, sys.argv[2])
-from ratios import median_ci, verdict
+from ratios import median_ci, verdict, verdict_at_most
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 def runs(tool, t):
     return {r[2]: r for r in rows if r[0] == tool and r[1] == t}
@@ -210,22 +210,22 @@ def interval(xs):
     return text, lo, hi, cover
 def cpu(tool, t):  # CPU seconds per million operations, per run, then the median
     return st.median(float(r[7]) / float(r[8]) * 1e6 for r in runs(tool, t).values())
-def net(tool, t):  # the same, the round's fixed cost taken off first
+def per_op(full, fixed):  # CPU seconds per operation of one run, its round's fixed-cost run taken off
+    return (float(full[7]) - float(fixed[7])) / (float(full[8]) - float(fixed[8]))
+def net(tool, t):  # per million operations, the median over the rounds
     full, fixed = runs(tool, t), runs(tool + "-fixed", t)
-    return st.median((float(full[k][7]) - float(fixed[k][7])) / (float(full[k][8]) - float(fixed[k][8])) * 1e6
-                     for k in full)
+    return st.median(per_op(full[k], fixed[k]) * 1e6 for k in full)
 def net_ratios(t):
     a, af, b, bf = runs("ioswarm", t), runs("ioswarm-fixed", t), runs("fio", t), runs("fio-fixed", t)
-    per = lambda full, fixed: (float(full[7]) - float(fixed[7])) / (float(full[8]) - float(fixed[8]))
-    return [per(a[k], af[k]) / per(b[k], bf[k]) for k in a if k in b and k in af and k in bf]
+    return [per_op(a[k], af[k]) / per_op(b[k], bf[k]) for k in a if k in b and k in af and k in bf]
 threads = sorted({r[1] for r in rows if not r[0].endswith("-fixed")}, key=lambda k: [int(x) for x in k.split("@")])
 n = len({r[2] for r in rows})
-cover = median_ci([0.0] * n)[3]
+_, lo, _, cover = median_ci([0.0] * n)
 print()
 print(f"medians of {n} rounds; IOPS, p99 in µs, CPU s per million ops; points are threads[@iodepth]")
 print("ratio: ioswarm's median / fio's median")
 print("rounds: the median of the rounds' own ratios (both tools side by side in each round) and the")
-if median_ci([0.0] * n)[1] is None:
+if lo is None:
     print(f"interval for it: {n} rounds are too few for a 95% interval (6 are needed);")
 else:
     print(f"interval that holds the true median with {cover:.1%} confidence whatever the spread (sign test);")
@@ -239,10 +239,8 @@ for t in threads:
         pa, pb = med("ioswarm", t, pcol) / 1e3, med("fio", t, pcol) / 1e3
         itext, ilo, ihi, _ = interval(ratios(t, icol))
         ptext, plo, phi, _ = interval(ratios(t, pcol))
-        # p99 <= 1.10 is IOPS-like once inverted: fio's / ioswarm's >= 1/1.10.
-        pmet = verdict(None if phi is None else 1 / phi, None if plo is None else 1 / plo, 1 / 1.10)
         print(f"{t:>7} {name:>9} | {a:>12.0f} {b:>9.0f} {a / b:>6.3f} {itext:>19} {verdict(ilo, ihi, 0.95):>9} |"
-              f" {pa:>11.1f} {pb:>8.1f} {pa / pb:>6.3f} {ptext:>19} {pmet:>9}")
+              f" {pa:>11.1f} {pb:>8.1f} {pa / pb:>6.3f} {ptext:>19} {verdict_at_most(plo, phi, 1.10):>9}")
 print()
 print("CPU s per million ops of both phases: whole process tree, and net of each run's fixed cost;")
 print("rounds: as above, of the net figure (target <= 1.05)")
@@ -251,6 +249,6 @@ for t in threads:
     a, b = cpu("ioswarm", t), cpu("fio", t)
     na, nb = net("ioswarm", t), net("fio", t)
     ctext, clo, chi, _ = interval(net_ratios(t))
-    cmet = verdict(None if chi is None else 1 / chi, None if clo is None else 1 / clo, 1 / 1.05)
-    print(f"{t:>7} | {a:>13.2f} {b:>7.2f} {a / b:>6.3f} | {na:>11.2f} {nb:>7.2f} {na / nb:>6.3f} {ctext:>19} {cmet:>9}")
+    print(f"{t:>7} | {a:>13.2f} {b:>7.2f} {a / b:>6.3f} | {na:>11.2f} {nb:>7.2f} {na / nb:>6.3f} {ctext:>19}"
+          f" {verdict_at_most(clo, chi, 1.05):>9}")
 PY

@@ -50,3 +50,16 @@ def verdict(lo, hi, target):
     if hi < target:
         return "no"
     return "undecided"
+
+
+def verdict_at_most(lo, hi, target):
+    """The same for a ratio that must stay at or below target (latency,
+    CPU per operation): "yes" when the whole interval is at or below it,
+    "no" when it is all above."""
+    if lo is None:
+        return "undecided"
+    if hi <= target:
+        return "yes"
+    if lo > target:
+        return "no"
+    return "undecided"

@@ -230,7 +230,6 @@ def rounds(xs):
     if lo is None:
         return f"{m:.3f} [too few] undecided"
     return f"{m:.3f} [{lo:.2f}-{hi:.2f}] {verdict(lo, hi, 0.98)}"
-n = len({r[3] for r in rows})
 print()
 print("median bandwidth in GB/s (10^9 bytes/s) over the rounds; ratio = ioswarm / fio;")
 print("same files: both tools read the same fresh files ioswarm wrote")
