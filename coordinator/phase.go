@@ -74,7 +74,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	if err := j.collect(ctx, &p, replies); err != nil {
 		return p, err
 	}
-	late := j.readiness(&p, replies, sent, perRank)
+	late := j.noteReadiness(&p, replies, sent, perRank)
 	p.FirstDoneNote = figures.FirstDoneNote(name, j.o.Direct, j.o.Fsync)
 	if err := figures.Reduce(&p); err != nil {
 		return p, fmt.Errorf("reduce: %w", err)
@@ -183,11 +183,11 @@ func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunRe
 	return m.FromRank(rep.ReleasedAt), threads
 }
 
-// readiness sets the phase's release margin from the moments the ranks'
+// noteReadiness sets the phase's release margin from the moments the ranks'
 // threads were all waiting (on the coordinator's clock), keeps how long
 // the slowest rank took from the run request sent at sent for the next
 // phase's lead, and returns that rank's host.
-func (j *job) readiness(p *result.Phase, replies []wire.RunReply, sent int64, perRank int) (host string) {
+func (j *job) noteReadiness(p *result.Phase, replies []wire.RunReply, sent int64, perRank int) (host string) {
 	var last int64
 	for r, rep := range replies {
 		if rep.ReadyAt == 0 {
