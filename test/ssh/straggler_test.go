@@ -2,8 +2,11 @@ package ssh
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -32,13 +35,21 @@ func TestSlowNodeIsNamed(t *testing.T) {
 	go func() { // throttle node3's rank while the run lasts
 		n := 0
 		defer func() { slowed <- n }()
+		var pids []int
 		for {
 			select {
 			case <-done:
 				return
 			default:
 			}
-			pids, _ := e.c.Processes("node3", e.remoteExe())
+			// Listing runs a script, and right after a cache drop its
+			// programs come back from the disk: one listing took 464 ms,
+			// long enough for a whole read phase to pass unthrottled. So
+			// the rank is listed until found and then only checked.
+			pids = slices.DeleteFunc(pids, func(pid int) bool { return !isExe(pid, e.remoteExe()) })
+			if len(pids) == 0 {
+				pids, _ = e.c.Processes("node3", e.remoteExe())
+			}
 			for _, pid := range pids {
 				if syscall.Kill(pid, syscall.SIGSTOP) == nil {
 					n++
@@ -66,4 +77,11 @@ func TestSlowNodeIsNamed(t *testing.T) {
 		t.Errorf("a node that was not slowed is named:\n%s", stdout.String())
 	}
 	e.waitNothingLeft(t, 5*time.Second)
+}
+
+// isExe reports whether pid is still a process running exe (a PID the
+// rank held may have been reused once it exited).
+func isExe(pid int, exe string) bool {
+	link, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	return err == nil && strings.TrimSuffix(link, " (deleted)") == exe
 }
