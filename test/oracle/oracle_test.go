@@ -130,10 +130,11 @@ func checkClocks(t *testing.T, job *result.Job) {
 	}
 }
 
-// inPhase picks the sessions that began inside p's window (with a margin
-// far below the hundreds of ms between phases).
+// inPhase picks the sessions that began inside p's window, with a margin
+// of 1 ms: a thread's openat follows its stamp by µs, and phases are at
+// least a release lead (20 ms or more) apart.
 func inPhase(ss []*session, p *result.Phase) []*session {
-	const margin = int64(20 * time.Millisecond)
+	const margin = int64(time.Millisecond)
 	var out []*session
 	for _, s := range ss {
 		if s.start >= p.StartNS-margin && s.start <= p.StartNS+p.WindowNS+margin {
