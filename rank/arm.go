@@ -17,6 +17,7 @@ type armedPhase struct {
 	phase      wire.Phase
 	bufs       [][]byte
 	closeRings func()
+	gc         gcHold // the collector's settings before; it is off until free
 }
 
 // arm makes phase's memory ready for its run request. The preparation
@@ -51,8 +52,11 @@ func (s *state) armFor(p *phaseParams) (*armedPhase, error) {
 	// put the collection inside the release lead: on 64 nodes sharing two
 	// cores, ranks were then ready 0.4-1.7 s after the request, against
 	// about 20 ms when they collect here.
+	// And then hold the next one off until the phase is over: its
+	// timed calls are raw (see rawcall.go), and a collection's stop of
+	// the world would wait for the slowest of them.
 	runtime.GC()
-	return &armedPhase{phase: p.name, bufs: bufs, closeRings: closeRings}, nil
+	return &armedPhase{phase: p.name, bufs: bufs, closeRings: closeRings, gc: holdGC()}, nil
 }
 
 // takeArmed hands the run of phase the memory armed for it, or nil when
@@ -79,4 +83,5 @@ func (s *state) disarm() {
 func (a *armedPhase) free() {
 	a.closeRings()
 	freeBuffers(a.bufs)
+	a.gc.release()
 }

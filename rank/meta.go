@@ -323,7 +323,8 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 
 // mdOp is one metadata operation on the NUL-terminated name, relative to
 // the worker's metadata directory. Raw system calls take the name as it
-// is, where the unix package would copy it.
+// is, where the unix package would copy it, and skip the runtime's system
+// call path (see rawcall.go).
 func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 	ptr := uintptr(unsafe.Pointer(&path[0]))
 	dirfd := uintptr(w.mdDir.fd)
@@ -334,15 +335,15 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 			return err
 		}
 		if len(data) > 0 {
-			if err := pwriteFull(fd, data, 0); err != nil {
-				unix.Close(fd)
+			if err := writeAll(rawPwrite, fd, data, 0); err != nil {
+				rawClose(fd)
 				return err
 			}
 		}
-		return unix.Close(fd)
+		return rawClose(fd)
 	case wire.MDStat:
 		var st unix.Stat_t
-		if _, _, e := unix.Syscall6(unix.SYS_NEWFSTATAT, dirfd, ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0); e != 0 {
+		if _, _, e := unix.RawSyscall6(unix.SYS_NEWFSTATAT, dirfd, ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0); e != 0 {
 			return e
 		}
 		if p.verify && (st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != int64(len(data))) {
@@ -355,14 +356,14 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 			return err
 		}
 		if len(data) > 0 {
-			if err := preadFull(fd, data, 0); err != nil {
-				unix.Close(fd)
+			if err := readAll(rawPread, fd, data, 0); err != nil {
+				rawClose(fd)
 				return err
 			}
 		}
-		return unix.Close(fd)
+		return rawClose(fd)
 	case wire.MDDelete:
-		if _, _, e := unix.Syscall(unix.SYS_UNLINKAT, dirfd, ptr, 0); e != 0 {
+		if _, _, e := unix.RawSyscall(unix.SYS_UNLINKAT, dirfd, ptr, 0); e != 0 {
 			return e
 		}
 		return nil
@@ -372,7 +373,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 
 func openat(dirfd, path uintptr, flags int, mode uint32) (int, error) {
 	for {
-		fd, _, e := unix.Syscall6(unix.SYS_OPENAT, dirfd, path, uintptr(flags), uintptr(mode), 0, 0)
+		fd, _, e := unix.RawSyscall6(unix.SYS_OPENAT, dirfd, path, uintptr(flags), uintptr(mode), 0, 0)
 		if e == unix.EINTR {
 			continue
 		}

@@ -120,9 +120,9 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		}
 		t0 := clock.Now()
 		if write {
-			err = pwriteFull(fd, buf, off)
+			err = writeAll(rawPwrite, fd, buf, off)
 		} else {
-			err = preadFull(fd, buf, off)
+			err = readAll(rawPread, fd, buf, off)
 		}
 		t1 := clock.Now()
 		if err != nil {

@@ -58,7 +58,7 @@ func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte) error {
 			w.pat.fill(buf, off)
 		}
 		t0 := clock.Now()
-		if err := pwriteFull(fd, buf, off); err != nil {
+		if err := writeAll(rawPwrite, fd, buf, off); err != nil {
 			return fmt.Errorf("write %s at offset %d: %w", w.path, off, err)
 		}
 		t1 := clock.Now()
@@ -107,7 +107,7 @@ func (w *worker) readRecords(p *phaseParams, fd int, buf []byte, src source) (in
 		}
 		off := src.m.at(l)
 		t0 := clock.Now()
-		if err := preadFull(fd, buf, off); err != nil {
+		if err := readAll(rawPread, fd, buf, off); err != nil {
 			return ops, fmt.Errorf("read %s at offset %d: %w", src.path, off, err)
 		}
 		t1 := clock.Now()

@@ -180,7 +180,7 @@ func (w *worker) closeFile(fd int, sync bool, loopErr error) error {
 	err := loopErr
 	if err == nil && sync {
 		t0 := clock.Now()
-		if e := unix.Fsync(fd); e != nil {
+		if e := rawFsync(fd); e != nil {
 			err = fmt.Errorf("fsync %s: %w", w.path, e)
 		}
 		if timed {
@@ -188,11 +188,11 @@ func (w *worker) closeFile(fd int, sync bool, loopErr error) error {
 		}
 	}
 	if err != nil {
-		unix.Close(fd)
+		rawClose(fd)
 		return err
 	}
 	t0 := clock.Now()
-	if e := unix.Close(fd); e != nil {
+	if e := rawClose(fd); e != nil {
 		return fmt.Errorf("close %s: %w", w.path, e)
 	}
 	if timed {
@@ -272,9 +272,17 @@ func (w *worker) opsAt(at int64) int64 {
 	return min(w.log.opsAt(at), w.rec.Ops)
 }
 
-func pwriteFull(fd int, buf []byte, off int64) error {
+// pwriteFull and preadFull move all of buf, through the Go runtime's
+// system call path: for what is not timed (prefill, files of the job).
+func pwriteFull(fd int, buf []byte, off int64) error { return writeAll(unix.Pwrite, fd, buf, off) }
+
+func preadFull(fd int, buf []byte, off int64) error { return readAll(unix.Pread, fd, buf, off) }
+
+// writeAll writes all of buf at off with pwrite (unix.Pwrite, or
+// rawPwrite inside a phase), going on after a short write and EINTR.
+func writeAll(pwrite func(int, []byte, int64) (int, error), fd int, buf []byte, off int64) error {
 	for len(buf) > 0 {
-		n, err := unix.Pwrite(fd, buf, off)
+		n, err := pwrite(fd, buf, off)
 		if err == unix.EINTR {
 			continue
 		}
@@ -289,9 +297,11 @@ func pwriteFull(fd int, buf []byte, off int64) error {
 	return nil
 }
 
-func preadFull(fd int, buf []byte, off int64) error {
+// readAll is writeAll's reading twin; a file that ends before buf is full
+// is an error.
+func readAll(pread func(int, []byte, int64) (int, error), fd int, buf []byte, off int64) error {
 	for len(buf) > 0 {
-		n, err := unix.Pread(fd, buf, off)
+		n, err := pread(fd, buf, off)
 		if err == unix.EINTR {
 			continue
 		}
