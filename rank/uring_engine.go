@@ -38,6 +38,7 @@ func newUringIO(depth int, size int64) (*uringIO, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.SetRawEnter(true) // a phase's timed call, see rawcall.go
 	bufs, err := alignedBuffers(depth, size)
 	if err != nil {
 		r.Close()

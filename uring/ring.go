@@ -39,7 +39,19 @@ type Ring struct {
 	// disabled and Bind gives it to the calling thread.
 	owned bool
 	bound bool
+	// raw: SubmitAndWait enters the kernel with RawSyscall6 (SetRawEnter).
+	raw bool
 }
+
+// SetRawEnter makes SubmitAndWait enter the kernel directly, bypassing the
+// Go runtime's system call entry and exit, whose exit can wait on the
+// runtime's monitor thread for milliseconds when the CPUs are
+// oversubscribed. The thread then keeps its P while it waits for
+// completions, so the caller must keep the garbage collector from
+// stopping the world meanwhile (a stop would wait for the wait) and have
+// a P to spare for its other goroutines. A signal that cuts a wait short
+// is retried as before.
+func (r *Ring) SetRawEnter(on bool) { r.raw = on }
 
 // The kernel ABI (include/uapi/linux/io_uring.h), fixed for every
 // architecture Go supports on Linux.
@@ -284,7 +296,11 @@ func (r *Ring) SubmitAndWait(wait uint32) error {
 		flags = enterGetEvents
 	}
 	for {
-		n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.pending), uintptr(wait), flags, 0, 0)
+		enter := unix.Syscall6
+		if r.raw {
+			enter = unix.RawSyscall6
+		}
+		n, _, errno := enter(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.pending), uintptr(wait), flags, 0, 0)
 		r.enters++
 		switch errno {
 		case 0:
