@@ -241,8 +241,11 @@ const spareProcs = 2
 // runtime takes back from a thread in a call only when its monitor next
 // looks (up to 10 ms when idle). On 2 cores that halved 16-thread random
 // IOPS, added ~80 ms of start skew and tens of ms of tail latency. With a
-// P each, threads are scheduled by the kernel alone, as fio's are. It
-// only ever raises GOMAXPROCS; the rank process runs nothing else.
+// P each, threads are scheduled by the kernel alone, as fio's are. And
+// since a phase's calls are raw (rawcall.go), a worker keeps its P even
+// while it blocks: without one each, workers and the session would wait
+// for each other's calls. It only ever raises GOMAXPROCS; the rank
+// process runs nothing else.
 func ensureProcs(threads int) {
 	if n := threads + spareProcs; runtime.GOMAXPROCS(0) < n {
 		runtime.GOMAXPROCS(n)
