@@ -343,7 +343,11 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 		return rawClose(fd)
 	case wire.MDStat:
 		var st unix.Stat_t
-		if _, _, e := unix.RawSyscall6(unix.SYS_NEWFSTATAT, dirfd, ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0); e != 0 {
+		e := unix.EINTR
+		for e == unix.EINTR { // a signal may cut a wait short on FUSE: look again
+			_, _, e = unix.RawSyscall6(unix.SYS_NEWFSTATAT, dirfd, ptr, uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0)
+		}
+		if e != 0 {
 			return e
 		}
 		if p.verify && (st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size != int64(len(data))) {
@@ -363,10 +367,18 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 		}
 		return rawClose(fd)
 	case wire.MDDelete:
-		if _, _, e := unix.RawSyscall(unix.SYS_UNLINKAT, dirfd, ptr, 0); e != 0 {
-			return e
+		interrupted := false
+		for {
+			_, _, e := unix.RawSyscall(unix.SYS_UNLINKAT, dirfd, ptr, 0)
+			switch {
+			case e == unix.EINTR:
+				interrupted = true // a signal cut a wait short (FUSE): again
+			case e == unix.ENOENT && interrupted:
+				return nil // the interrupted unlink had been done
+			default:
+				return rawErr(e)
+			}
 		}
-		return nil
 	}
 	return fmt.Errorf("unknown phase %q", p.name)
 }
