@@ -272,11 +272,9 @@ func (w *worker) opsAt(at int64) int64 {
 	return min(w.log.opsAt(at), w.rec.Ops)
 }
 
-// pwriteFull and preadFull move all of buf, through the Go runtime's
-// system call path: for what is not timed (prefill, files of the job).
+// pwriteFull writes all of buf through the Go runtime's system call path:
+// for what is not timed (prefill, files of the job).
 func pwriteFull(fd int, buf []byte, off int64) error { return writeAll(unix.Pwrite, fd, buf, off) }
-
-func preadFull(fd int, buf []byte, off int64) error { return readAll(unix.Pread, fd, buf, off) }
 
 // writeAll writes all of buf at off with pwrite (unix.Pwrite, or
 // rawPwrite inside a phase), going on after a short write and EINTR.
