@@ -9,34 +9,26 @@ package clock
 import (
 	"context"
 	"time"
+	_ "unsafe" // go:linkname
 
 	"golang.org/x/sys/unix"
 )
 
-// anchor pairs one raw CLOCK_MONOTONIC reading with Go's monotonic reading
-// of the same instant. Go's runtime reads CLOCK_MONOTONIC through the vDSO,
-// so anchor.raw + time.Since(anchor.at) is CLOCK_MONOTONIC without a system
-// call per reading (x/sys's ClockGettime is a real syscall, which would cost
-// measurable time per 4 KiB operation). It is written once, at start-up.
-var anchor = newAnchor()
-
-type anchorPoint struct {
-	raw int64
-	at  time.Time
-}
-
-func newAnchor() anchorPoint {
-	var ts unix.Timespec
-	at := time.Now()
-	// ClockGettime on CLOCK_MONOTONIC cannot fail on Linux.
-	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
-	return anchorPoint{raw: ts.Nano(), at: at}
-}
+// nanotime is the Go runtime's own CLOCK_MONOTONIC reading, through the
+// vDSO (x/sys's ClockGettime is a real system call, which would cost
+// measurable time per 4 KiB operation). Unlike time.Now and time.Since it
+// is a leaf that never checks its stack: a goroutine the runtime has asked
+// to yield (one that ran 10 ms without passing through the scheduler, as a
+// worker in a long raw system call does) yields at the next function that
+// checks, and when that was the clock reading just after such a call, the
+// hand-off of its locked thread (milliseconds on a busy CPU) fell inside
+// the figure the reading ended.
+//
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
 
 // Now returns CLOCK_MONOTONIC in nanoseconds.
-func Now() int64 {
-	return anchor.raw + int64(time.Since(anchor.at))
-}
+func Now() int64 { return nanotime() }
 
 // Raw reads CLOCK_MONOTONIC with a system call; tests use it to check Now.
 func Raw() int64 {

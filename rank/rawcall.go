@@ -34,8 +34,18 @@ import (
 //     than 10 ms may still get one preemption signal, as it would through
 //     the runtime's path: it comes back from a wait interrupted by it with
 //     EINTR, which every caller retries, or is restarted by the kernel.
+//
+// The raw calls, and writeAll and readAll around them, are nosplit: they
+// never check their stack, so a goroutine the runtime asked to yield during
+// a long call (it ran 10 ms without passing through the scheduler) does
+// not yield between the call and the clock reading after it, nor between
+// a reading and the call it times: a locked thread's hand-off took
+// milliseconds there on a busy CPU. It yields at the next function that
+// checks, outside the stamps (clock.Now is such a leaf too).
 
 // rawErr is errno as an error, nil for 0.
+//
+//go:nosplit
 func rawErr(e unix.Errno) error {
 	if e != 0 {
 		return e
@@ -43,11 +53,13 @@ func rawErr(e unix.Errno) error {
 	return nil
 }
 
+//go:nosplit
 func rawPwrite(fd int, b []byte, off int64) (int, error) {
 	n, _, e := unix.RawSyscall6(unix.SYS_PWRITE64, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(off), 0, 0)
 	return int(n), rawErr(e)
 }
 
+//go:nosplit
 func rawPread(fd int, b []byte, off int64) (int, error) {
 	n, _, e := unix.RawSyscall6(unix.SYS_PREAD64, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), uintptr(off), 0, 0)
 	return int(n), rawErr(e)
@@ -55,6 +67,8 @@ func rawPread(fd int, b []byte, off int64) (int, error) {
 
 // rawFsync asks again after EINTR: a signal may cut the wait short on a
 // filesystem whose waits it interrupts (FUSE), and fsync is safe to repeat.
+//
+//go:nosplit
 func rawFsync(fd int) error {
 	for {
 		_, _, e := unix.RawSyscall(unix.SYS_FSYNC, uintptr(fd), 0, 0)
@@ -66,6 +80,8 @@ func rawFsync(fd int) error {
 
 // rawClose closes fd once: a close interrupted by a signal has still
 // released the descriptor (Linux), so EINTR is not retried.
+//
+//go:nosplit
 func rawClose(fd int) error {
 	_, _, e := unix.RawSyscall(unix.SYS_CLOSE, uintptr(fd), 0, 0)
 	if e == unix.EINTR {

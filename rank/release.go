@@ -69,7 +69,18 @@ func awaitRelease(at int64, stop *atomic.Bool) (int64, bool) {
 // copies to or from the page cache never blocks, and the threads queued
 // behind it on its CPU took their starts a time slice later each (1.4-5.5
 // ms steps, 4-26 ms at 8 threads on 2 cores).
+//
+// Just before its start the thread passes through the scheduler, unlocked
+// (yield): a request to yield that came during the wait for the release
+// (the runtime asks a goroutine that ran 10 ms without passing through the
+// scheduler) would otherwise be served at the open's first function call,
+// after the start, by a hand-off of the locked thread that took up to
+// milliseconds on a busy CPU inside the window. A ring's worker must keep
+// its thread, and does not.
 func (w *worker) openTimed(p *phaseParams, path string, flags int, mode uint32) (int, error) {
+	if p.locked && w.uring == nil {
+		yield(true)
+	}
 	w.rec.StartNS = clock.Now()
 	fd, err := p.dir.open(path, flags, mode)
 	if p.gate != nil {

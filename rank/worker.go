@@ -278,6 +278,9 @@ func pwriteFull(fd int, buf []byte, off int64) error { return writeAll(unix.Pwri
 
 // writeAll writes all of buf at off with pwrite (unix.Pwrite, or
 // rawPwrite inside a phase), going on after a short write and EINTR.
+// Nosplit: see rawcall.go.
+//
+//go:nosplit
 func writeAll(pwrite func(int, []byte, int64) (int, error), fd int, buf []byte, off int64) error {
 	for len(buf) > 0 {
 		n, err := pwrite(fd, buf, off)
@@ -297,6 +300,8 @@ func writeAll(pwrite func(int, []byte, int64) (int, error), fd int, buf []byte, 
 
 // readAll is writeAll's reading twin; a file that ends before buf is full
 // is an error.
+//
+//go:nosplit
 func readAll(pread func(int, []byte, int64) (int, error), fd int, buf []byte, off int64) error {
 	for len(buf) > 0 {
 		n, err := pread(fd, buf, off)
