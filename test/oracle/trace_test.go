@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -150,7 +149,6 @@ type event struct {
 	ret       int64            // exit: the return value
 	preempted bool             // sched_switch: prev was preempted ("R+")
 	blocked   bool             // sched_switch: prev waits uninterruptibly ("D")
-	asleep    bool             // sched_switch: prev sleeps ("S")
 }
 
 // A context switch: prev_pid and prev_state of the thread leaving the CPU,
@@ -179,7 +177,7 @@ func parseTrace(f *os.File) (evs []event, lost bool, err error) {
 			e.args["prev"], e.args["next"] = prev, next
 			// R+: preempted. R alone: it gave the CPU up runnable
 			// (sched_yield, as the release spin does); S, D, ...: it waited.
-			e.preempted, e.blocked, e.asleep = m[4] == "R+", m[4] == "D", m[4] == "S"
+			e.preempted, e.blocked = m[4] == "R+", m[4] == "D"
 			evs = append(evs, e)
 			continue
 		}
@@ -235,10 +233,10 @@ const (
 	anySpell                    // also "S": asleep
 )
 
-// offCPU is how long thread tid was off the CPU in the spells of the kinds
-// in which that began within [from, to]. A yield ("R", the release spin's
-// sched_yield) never counts, nor, unless asked for, a sleep ("S"): a stamp
-// that drifted to before a wait must still fail the checks.
+// offCPU is how long thread tid was off the CPU in the spells that began
+// within [from, to] and are of a kind which counts. A yield ("R", the release spin's
+// sched_yield) never counts, nor a sleep ("S"): a stamp that drifted to
+// before a wait must still fail the checks.
 func offCPU(evs []event, tid int, from, to int64, which spells) int64 {
 	var total, out int64
 	away := false
@@ -246,7 +244,7 @@ func offCPU(evs []event, tid int, from, to int64, which spells) int64 {
 		if e.call != "sched_switch" {
 			continue
 		}
-		counted := e.preempted || which >= preemptOrWait && e.blocked || which == anySpell && e.asleep
+		counted := e.preempted || which >= preemptOrWait && e.blocked
 		switch {
 		case !away && int(e.args["prev"]) == tid && e.ns >= from && e.ns <= to && counted:
 			away, out = true, e.ns
@@ -256,15 +254,4 @@ func offCPU(evs []event, tid int, from, to int64, which spells) int64 {
 		}
 	}
 	return total
-}
-
-// nextCall is when thread tid next entered a traced system call after
-// moment at; the end of time when it did not.
-func nextCall(evs []event, tid int, at int64) int64 {
-	for _, e := range evs {
-		if e.call != "sched_switch" && !e.exit && e.tid == tid && e.ns > at {
-			return e.ns
-		}
-	}
-	return math.MaxInt64
 }
