@@ -15,15 +15,27 @@ import (
 	"ioswarm/wire"
 )
 
+// A release is never early, and comes at the moment: a wait that slept
+// past it (a nap of 10 ms) would be late every time, while a busy machine
+// (the race tests of several packages on two cores) makes one try late now
+// and then, so each lead gets up to five tries, and one must be on time.
 func TestAwaitReleaseReturnsAtTheMoment(t *testing.T) {
 	for _, lead := range []time.Duration{0, time.Millisecond, 30 * time.Millisecond} {
-		at := clock.Now() + int64(lead)
-		got, ok := awaitRelease(at, new(atomic.Bool))
-		if !ok || got < at {
-			t.Fatalf("lead %v: released at %d (ok %v), before the release time %d", lead, got, ok, at)
+		var lates []time.Duration
+		for range 5 {
+			at := clock.Now() + int64(lead)
+			got, ok := awaitRelease(at, new(atomic.Bool))
+			if !ok || got < at {
+				t.Fatalf("lead %v: released at %d (ok %v), before the release time %d", lead, got, ok, at)
+			}
+			late := time.Duration(got - at)
+			lates = append(lates, late)
+			if late <= 5*time.Millisecond {
+				break
+			}
 		}
-		if late := time.Duration(got - at); late > 5*time.Millisecond {
-			t.Errorf("lead %v: released %v late", lead, late)
+		if len(lates) == 5 && lates[4] > 5*time.Millisecond {
+			t.Errorf("lead %v: released late in five tries: %v", lead, lates)
 		}
 	}
 }
