@@ -287,7 +287,11 @@ func (r *Ring) Prepare(op uint8, fd int, bufIndex uint16, buf []byte, off int64,
 }
 
 // submitAndWait submits what is pending and waits until at least wait
-// completions are ready.
+// completions are ready. It is nosplit, so that a goroutine the runtime
+// asked to yield does not yield here, between the submission's stamps and
+// the kernel (rank/rawcall.go says why that matters).
+//
+//go:nosplit
 func (r *Ring) SubmitAndWait(wait uint32) error {
 	flags := uintptr(0)
 	// A ring with deferred completions posts them only on an entry that
