@@ -73,10 +73,16 @@ func guardWarning(name string, g *result.CacheGuard, kernels int, drop string) s
 
 // residencyWarnings say when a read phase began with its data already in
 // a node's page cache, naming the node, or was run with nothing at all
-// keeping its data out of the cache.
+// keeping its data out of the cache. An O_DIRECT read is never served
+// from the page cache (ext4, XFS, Lustre, GPFS and NFS bypass it; tmpfs
+// refuses O_DIRECT), so its pages being there says nothing of its figure:
+// resident_fraction still records them, but no warning marks the phase.
 func residencyWarnings(p *result.Phase, dropCaches string, direct bool, shift int) []string {
+	if direct {
+		return nil
+	}
 	var out []string
-	if !direct && shift == 0 && dropCaches == "off" {
+	if shift == 0 && dropCaches == "off" {
 		out = append(out, fmt.Sprintf("%s: --drop-caches off with no --read-shift and no --direct: the read may come from the page cache", p.Name))
 	}
 	for _, h := range p.ResidentByHost {

@@ -98,6 +98,11 @@ func TestResidencyWarnings(t *testing.T) {
 	if w := residencyWarnings(cold, "off", true, 0); len(w) != 0 {
 		t.Errorf("direct: %q, want silence", w)
 	}
+	// O_DIRECT reads bypass the page cache: 97% resident on node2 is no
+	// cache figure then.
+	if w := residencyWarnings(p, "auto", true, 0); len(w) != 0 {
+		t.Errorf("direct, one hot node: %q, want silence", w)
+	}
 }
 
 func TestSizeAutoSettlesTheJobsSizes(t *testing.T) {
