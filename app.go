@@ -31,6 +31,10 @@ func newApp() *cli.App {
 			cleanupCommand(),
 			helpCommand(),
 		},
+		// The CLI adds --help itself only when it adds its own help
+		// command, which helpCommand replaces: without this, `ioswarm
+		// --help` was an unknown flag (exit 2).
+		Flags:        []cli.Flag{cli.HelpFlag},
 		OnUsageError: onUsageError,
 		// Errors are printed once, by main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},

@@ -72,6 +72,8 @@ func TestAppUsage(t *testing.T) {
 		want string // "" = success
 	}{
 		{[]string{"help"}, ""},
+		{[]string{"--help"}, ""},
+		{[]string{"-h"}, ""},
 		{[]string{"help", "sweep"}, ""},
 		{[]string{"help", "swep"}, `did you mean "sweep"`},
 		{[]string{"runn"}, `did you mean "run"`},
@@ -86,6 +88,8 @@ func TestAppUsage(t *testing.T) {
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%v: %v", c.args, err)
+		case c.want == "" && !strings.Contains(out.String(), "USAGE:"):
+			t.Errorf("%v: printed no help:\n%s", c.args, out.String())
 		case c.want != "" && (!usage.Is(err) || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%v: %v, want a usage error with %q", c.args, err, c.want)
 		}
