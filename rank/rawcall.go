@@ -91,9 +91,20 @@ func rawClose(fd int) error {
 }
 
 // gcHeadroom is how much the Go heap may grow while the collector is held
-// off before it runs anyway: a phase allocates a few KiB (a random one
-// ~130 KiB), so only a fault would reach it.
-const gcHeadroom = 256 << 20
+// off before it runs anyway: a quarter of the node's memory, at least 256
+// MiB. Garbage is a few KiB a phase; what grows is live: a random phase
+// keeps a latency histogram (58 KiB) per thread and second, 0.5 GiB for
+// 32 threads over 5 minutes, which the collector could not free anyway.
+// Against a limit that the live heap reaches it would run again and
+// again, each time stopping the world, so the limit is only a backstop
+// against a fault, far above any phase's needs.
+func gcHeadroom() int64 {
+	var si unix.Sysinfo_t
+	if unix.Sysinfo(&si) != nil {
+		return 256 << 20
+	}
+	return max(256<<20, int64(si.Totalram)*int64(si.Unit)/4)
+}
 
 // gcHold is the collector's settings from before a phase was armed.
 type gcHold struct {
@@ -113,7 +124,7 @@ func holdGC() gcHold {
 	}
 	limit := debug.SetMemoryLimit(-1)
 	h := gcHold{percent: debug.SetGCPercent(-1), limit: limit}
-	debug.SetMemoryLimit(min(used+gcHeadroom, math.MaxInt64))
+	debug.SetMemoryLimit(min(used+gcHeadroom(), math.MaxInt64))
 	return h
 }
 
