@@ -113,7 +113,11 @@ func TestFiguresAgreeWithTheKernel(t *testing.T) {
 		}
 		k := figuresOf(mine)
 		k.windowSlackNS, k.fsyncSlackNS = windowSlack(evs, mine), fsyncSlack(evs, mine)
+		failed := t.Failed()
 		checkPhase(t, p, k)
+		if !failed && t.Failed() {
+			logEdges(t, evs, mine, p)
+		}
 	}
 }
 
@@ -251,3 +255,29 @@ func abs(v int64) int64 {
 }
 
 func ms(ns int64) float64 { return float64(ns) / 1e6 }
+
+// logEdges says, for a phase whose figures disagreed, how each thread's
+// stamps stood against its kernel calls at the window's two edges, and
+// every spell off the CPU (of any kind) within 2 ms of them: what a
+// failure on another machine needs to be understood.
+func logEdges(t *testing.T, evs []event, ss []*session, p *result.Phase) {
+	t.Helper()
+	for _, th := range p.Threads {
+		var s *session
+		for _, c := range ss {
+			if s == nil || abs(c.start-th.StartNS) < abs(s.start-th.StartNS) {
+				s = c
+			}
+		}
+		if s == nil {
+			continue
+		}
+		t.Logf("%s thread %d: openat entry - start stamp %d ns, end stamp - close exit %d ns", p.Name, th.Thread, s.start-th.StartNS, th.EndNS-s.end)
+		for _, sp := range spellsNear(evs, s.tid, s.start) {
+			t.Logf("  by its openat entry: %s", sp)
+		}
+		for _, sp := range spellsNear(evs, s.endTid, s.end) {
+			t.Logf("  by its close exit: %s", sp)
+		}
+	}
+}

@@ -149,6 +149,7 @@ type event struct {
 	ret       int64            // exit: the return value
 	preempted bool             // sched_switch: prev was preempted ("R+")
 	blocked   bool             // sched_switch: prev waits uninterruptibly ("D")
+	state     string           // sched_switch: prev's state as the trace has it
 }
 
 // A context switch: prev_pid and prev_state of the thread leaving the CPU,
@@ -177,7 +178,7 @@ func parseTrace(f *os.File) (evs []event, lost bool, err error) {
 			e.args["prev"], e.args["next"] = prev, next
 			// R+: preempted. R alone: it gave the CPU up runnable
 			// (sched_yield, as the release spin does); S, D, ...: it waited.
-			e.preempted, e.blocked = m[4] == "R+", m[4] == "D"
+			e.preempted, e.blocked, e.state = m[4] == "R+", m[4] == "D", m[4]
 			evs = append(evs, e)
 			continue
 		}
@@ -254,4 +255,28 @@ func offCPU(evs []event, tid int, from, to int64, which spells) int64 {
 		}
 	}
 	return total
+}
+
+// spellsNear lists thread tid's spells off the CPU that began within 2 ms
+// of moment ref, of every kind but the release spin's short yields (R
+// under 0.1 ms), each as its state, start from ref and length.
+func spellsNear(evs []event, tid int, ref int64) []string {
+	var out []string
+	var at int64
+	state := ""
+	for _, e := range evs {
+		if e.call != "sched_switch" {
+			continue
+		}
+		switch {
+		case state == "" && int(e.args["prev"]) == tid && e.ns >= ref-2e6 && e.ns <= ref+2e6:
+			at, state = e.ns, e.state
+		case state != "" && int(e.args["next"]) == tid:
+			if state != "R" || e.ns-at >= 1e5 {
+				out = append(out, fmt.Sprintf("%s at %+d ns for %d ns", state, at-ref, e.ns-at))
+			}
+			state = ""
+		}
+	}
+	return out
 }
