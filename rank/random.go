@@ -71,7 +71,7 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 		return w.openError(src, err)
 	}
 	ops, err := w.randomOps(p, fd, buf, &gen, total, src)
-	if err := w.closeFile(fd, mode == unix.O_WRONLY && p.fsync, err); err != nil {
+	if err := w.closeFile(p, fd, mode == unix.O_WRONLY && p.fsync, err); err != nil {
 		return err
 	}
 	w.timedEnd(clock.Now(), ops*block, ops, false)

@@ -28,7 +28,7 @@ func (w *worker) seqWrite(p *phaseParams, buf []byte) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", w.path, err)
 	}
-	if err := w.closeFile(fd, p.fsync, w.writeRecords(p, fd, buf)); err != nil {
+	if err := w.closeFile(p, fd, p.fsync, w.writeRecords(p, fd, buf)); err != nil {
 		return err
 	}
 	w.timedEnd(clock.Now(), w.size, w.size/block, false)
@@ -84,7 +84,7 @@ func (w *worker) seqRead(p *phaseParams, buf []byte) error {
 		return w.openError(src, err)
 	}
 	ops, err := w.readRecords(p, fd, buf, src)
-	if err := w.closeFile(fd, false, err); err != nil {
+	if err := w.closeFile(p, fd, false, err); err != nil {
 		return err
 	}
 	w.timedEnd(clock.Now(), ops*block, ops, false)

@@ -175,7 +175,15 @@ func (w *worker) run(p *phaseParams, buf []byte) error {
 // returned. While the thread is still timed (not stonewalled) the record
 // gets how long the fsync and the close took: past a stonewall both are
 // untimed, and recorded nowhere (see account).
-func (w *worker) closeFile(fd int, sync bool, loopErr error) error {
+//
+// After an fsync the thread passes through the scheduler before the
+// close (yield): the runtime asks a goroutine that ran 10 ms without
+// doing so (one in a long fsync) to yield, and with nothing that checks
+// for it between the close and the end stamp, a preemption signal could
+// land there and hand the locked thread off for milliseconds after the
+// close had returned, past the end of the window the kernel saw. Served
+// here, the request costs a pass through the scheduler inside the window.
+func (w *worker) closeFile(p *phaseParams, fd int, sync bool, loopErr error) error {
 	timed := w.rec.EndNS == 0
 	err := loopErr
 	if err == nil && sync {
@@ -186,6 +194,7 @@ func (w *worker) closeFile(fd int, sync bool, loopErr error) error {
 		if timed {
 			w.rec.FsyncNS = clock.Now() - t0
 		}
+		yield(p.locked && w.uring == nil)
 	}
 	if err != nil {
 		rawClose(fd)
