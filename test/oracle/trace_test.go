@@ -138,18 +138,16 @@ func (tr *tracer) close() {
 
 // event is one syscall entry or exit, or a context switch (call
 // "sched_switch": args "prev" and "next" are the thread switched out and
-// the one switched in, preempted says the one switched out could have run
-// on).
+// the one switched in, state how the one switched out left: "R+"
+// preempted, "R" yielded, "D" waiting uninterruptibly, "S" asleep).
 type event struct {
-	tid, pid  int
-	ns        int64  // CLOCK_MONOTONIC
-	call      string // openat, close, ..., sched_switch
-	exit      bool
-	args      map[string]int64 // entry: the arguments
-	ret       int64            // exit: the return value
-	preempted bool             // sched_switch: prev was preempted ("R+")
-	blocked   bool             // sched_switch: prev waits uninterruptibly ("D")
-	state     string           // sched_switch: prev's state as the trace has it
+	tid, pid int
+	ns       int64  // CLOCK_MONOTONIC
+	call     string // openat, close, ..., sched_switch
+	exit     bool
+	args     map[string]int64 // entry: the arguments
+	ret      int64            // exit: the return value
+	state    string           // sched_switch: prev's state
 }
 
 // A context switch: prev_pid and prev_state of the thread leaving the CPU,
@@ -178,7 +176,7 @@ func parseTrace(f *os.File) (evs []event, lost bool, err error) {
 			e.args["prev"], e.args["next"] = prev, next
 			// R+: preempted. R alone: it gave the CPU up runnable
 			// (sched_yield, as the release spin does); S, D, ...: it waited.
-			e.preempted, e.blocked, e.state = m[4] == "R+", m[4] == "D", m[4]
+			e.state = m[4]
 			evs = append(evs, e)
 			continue
 		}
@@ -231,29 +229,19 @@ type spells int
 const (
 	preempted     spells = iota // "R+": it could have run on
 	preemptOrWait               // also "D": a page fault's read
-	anySpell                    // also "S": asleep
 )
 
 // offCPU is how long thread tid was off the CPU in the spells that began
-// within [from, to] and are of a kind which counts. A yield ("R", the release spin's
-// sched_yield) never counts, nor a sleep ("S"): a stamp that drifted to
-// before a wait must still fail the checks.
+// within [from, to] and are of a kind which counts. A yield ("R", the
+// release spin's sched_yield) never counts, nor a sleep ("S"): a stamp
+// that drifted to before a wait must still fail the checks.
 func offCPU(evs []event, tid int, from, to int64, which spells) int64 {
-	var total, out int64
-	away := false
-	for _, e := range evs {
-		if e.call != "sched_switch" {
-			continue
+	var total int64
+	eachSpell(evs, tid, from, to, func(state string, at, d int64) {
+		if state == "R+" || which >= preemptOrWait && state == "D" {
+			total += d
 		}
-		counted := e.preempted || which >= preemptOrWait && e.blocked
-		switch {
-		case !away && int(e.args["prev"]) == tid && e.ns >= from && e.ns <= to && counted:
-			away, out = true, e.ns
-		case away && int(e.args["next"]) == tid:
-			away = false
-			total += e.ns - out
-		}
-	}
+	})
 	return total
 }
 
@@ -262,6 +250,17 @@ func offCPU(evs []event, tid int, from, to int64, which spells) int64 {
 // under 0.1 ms), each as its state, start from ref and length.
 func spellsNear(evs []event, tid int, ref int64) []string {
 	var out []string
+	eachSpell(evs, tid, ref-2e6, ref+2e6, func(state string, at, d int64) {
+		if state != "R" || d >= 1e5 {
+			out = append(out, fmt.Sprintf("%s at %+d ns for %d ns", state, at-ref, d))
+		}
+	})
+	return out
+}
+
+// eachSpell calls f for each spell off the CPU of thread tid that began
+// within [from, to]: the state it left in, when, and for how long.
+func eachSpell(evs []event, tid int, from, to int64, f func(state string, at, d int64)) {
 	var at int64
 	state := ""
 	for _, e := range evs {
@@ -269,14 +268,11 @@ func spellsNear(evs []event, tid int, ref int64) []string {
 			continue
 		}
 		switch {
-		case state == "" && int(e.args["prev"]) == tid && e.ns >= ref-2e6 && e.ns <= ref+2e6:
+		case state == "" && int(e.args["prev"]) == tid && e.ns >= from && e.ns <= to:
 			at, state = e.ns, e.state
 		case state != "" && int(e.args["next"]) == tid:
-			if state != "R" || e.ns-at >= 1e5 {
-				out = append(out, fmt.Sprintf("%s at %+d ns for %d ns", state, at-ref, e.ns-at))
-			}
+			f(state, at, e.ns-at)
 			state = ""
 		}
 	}
-	return out
 }
