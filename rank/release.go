@@ -78,7 +78,7 @@ func awaitRelease(at int64, stop *atomic.Bool) (int64, bool) {
 // milliseconds on a busy CPU inside the window. A ring's worker must keep
 // its thread, and does not.
 func (w *worker) openTimed(p *phaseParams, path string, flags int, mode uint32) (int, error) {
-	if p.locked && w.uring == nil {
+	if w.unlockable(p) {
 		yield(true)
 	}
 	w.rec.StartNS = clock.Now()

@@ -194,7 +194,7 @@ func (w *worker) closeFile(p *phaseParams, fd int, sync bool, loopErr error) err
 		if timed {
 			w.rec.FsyncNS = clock.Now() - t0
 		}
-		yield(p.locked && w.uring == nil)
+		yield(w.unlockable(p))
 	}
 	if err != nil {
 		rawClose(fd)
@@ -234,7 +234,7 @@ func (w *worker) account(p *phaseParams, t0, t1, ops, bytes int64, more bool) bo
 	if t1 >= w.yieldAt {
 		// A worker with a ring yields without letting its thread go:
 		// the ring takes submissions from that thread alone.
-		yield(p.locked && w.uring == nil)
+		yield(w.unlockable(p))
 		w.yieldAt = t1 + yieldEvery
 	}
 	if more && p.stonewall != 0 && t1 >= p.stonewall {
@@ -243,6 +243,10 @@ func (w *worker) account(p *phaseParams, t0, t1, ops, bytes int64, more bool) bo
 	}
 	return true
 }
+
+// unlockable says whether the worker's thread may be let go for a yield:
+// not with a ring, whose single issuer must stay the thread it was bound to.
+func (w *worker) unlockable(p *phaseParams) bool { return p.locked && w.uring == nil }
 
 // yield passes through the scheduler between two operations. A goroutine
 // locked to its thread cannot do that cheaply: its thread must sleep while
