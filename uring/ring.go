@@ -299,11 +299,11 @@ func (r *Ring) SubmitAndWait(wait uint32) error {
 	if wait > 0 || r.owned {
 		flags = enterGetEvents
 	}
+	enter := unix.Syscall6
+	if r.raw {
+		enter = unix.RawSyscall6
+	}
 	for {
-		enter := unix.Syscall6
-		if r.raw {
-			enter = unix.RawSyscall6
-		}
 		n, _, errno := enter(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.pending), uintptr(wait), flags, 0, 0)
 		r.enters++
 		switch errno {
