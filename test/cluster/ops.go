@@ -78,13 +78,19 @@ func (c *Cluster) Processes(node string, exe string) ([]int, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listing the processes on %s: bad PID %q", node, f)
 		}
-		// A process that exited since the listing has no exe link any more.
-		link, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-		if err == nil && strings.TrimSuffix(link, " (deleted)") == exe {
+		if Runs(pid, exe) {
 			pids = append(pids, pid)
 		}
 	}
 	return pids, nil
+}
+
+// Runs reports whether process pid (a host PID, as Processes returns)
+// runs exe; a process that has exited, or a PID reused since, does not.
+// A process whose executable was deleted still counts.
+func Runs(pid int, exe string) bool {
+	link, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
+	return err == nil && strings.TrimSuffix(link, " (deleted)") == exe
 }
 
 // Stop tears the cluster down now: every process it started or left in its

@@ -2,8 +2,6 @@ package ssh
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -12,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/test/cluster"
 	"ioswarm/test/harness"
 )
 
@@ -46,7 +45,7 @@ func TestSlowNodeIsNamed(t *testing.T) {
 			// programs come back from the disk: one listing took 464 ms,
 			// long enough for a whole read phase to pass unthrottled. So
 			// the rank is listed until found and then only checked.
-			pids = slices.DeleteFunc(pids, func(pid int) bool { return !isExe(pid, e.remoteExe()) })
+			pids = slices.DeleteFunc(pids, func(pid int) bool { return !cluster.Runs(pid, e.remoteExe()) })
 			if len(pids) == 0 {
 				pids, _ = e.c.Processes("node3", e.remoteExe())
 			}
@@ -77,11 +76,4 @@ func TestSlowNodeIsNamed(t *testing.T) {
 		t.Errorf("a node that was not slowed is named:\n%s", stdout.String())
 	}
 	e.waitNothingLeft(t, 5*time.Second)
-}
-
-// isExe reports whether pid is still a process running exe (a PID the
-// rank held may have been reused once it exited).
-func isExe(pid int, exe string) bool {
-	link, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
-	return err == nil && strings.TrimSuffix(link, " (deleted)") == exe
 }
