@@ -120,6 +120,33 @@ func ran(s *testServer, part string) int {
 // copies counts the copies sent over SSH (the copy script's cat).
 func copies(s *testServer) int { return ran(s, "cat >") }
 
+// holdProbesUntil holds every probe of the cache on s until n have
+// arrived, so that n nodes' probes overlap; a probe still alone after 10 s
+// goes on and the test fails on what it then sees.
+func holdProbesUntil(t *testing.T, s *testServer, n int) {
+	t.Helper()
+	var mu sync.Mutex
+	arrived, all := 0, make(chan struct{})
+	g := func(command string) {
+		if !strings.Contains(command, cacheTag) {
+			return
+		}
+		mu.Lock()
+		if arrived++; arrived == n {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(10 * time.Second):
+			mu.Lock()
+			t.Errorf("only %d of %d probes arrived within 10 s", arrived, n)
+			mu.Unlock()
+		}
+	}
+	s.gate.Store(&g)
+}
+
 // A first launcher copies the binary; a second finds the copy, checks its
 // hash and copies nothing: the file keeps its modification time.
 func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
@@ -335,7 +362,12 @@ func TestSSHSharedHomeGetsOneCopy(t *testing.T) {
 	var log sshLog
 	a, b := sshTarget(s, 0), sshTarget(s, 1)
 	a.User, b.User = "alice", "bob" // two logins, so two nodes to the launcher
+	// Both probes must find the cache empty, as on two real nodes probed
+	// at once: a probe made after the other login's copy was verified
+	// would find it cached instead (one hostname here stamps both).
+	holdProbesUntil(t, s, 2)
 	mustPrepare(t, testSSH(t, s, bin, &log), a, b)
+	s.gate.Store(nil)
 	if copies(s) != 1 || !strings.Contains(log.String(),
 		"copied to 1, already cached on 0, found in a home shared with a node copied to on 1") {
 		t.Errorf("%d copies for two nodes sharing a home; log %q", copies(s), log.String())

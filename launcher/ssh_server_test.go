@@ -38,6 +38,9 @@ type testServer struct {
 	noSignal bool         // ignore signal requests, as old OpenSSH does
 	path     string       // PATH for its commands; "" keeps this process's
 	offered  atomic.Int32 // public keys offered by clients
+	// gate, when set, is called with each command before it starts and
+	// may hold it, so a test can make sessions overlap.
+	gate atomic.Pointer[func(command string)]
 
 	mu       sync.Mutex
 	commands []string
@@ -195,6 +198,9 @@ func (s *testServer) session(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			s.mu.Lock()
 			s.commands = append(s.commands, p.Command)
 			s.mu.Unlock()
+			if g := s.gate.Load(); g != nil {
+				(*g)(p.Command)
+			}
 			cmd = exec.Command("sh", "-c", p.Command)
 			cmd.Env = append(os.Environ(), "HOME="+s.home)
 			if s.path != "" {
