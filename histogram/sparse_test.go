@@ -91,3 +91,53 @@ func TestFromSparseRejectsMalformed(t *testing.T) {
 		t.Error("FromSparse(nil) accepted")
 	}
 }
+
+// Adding a stored histogram gives what adding the full one gives, and a
+// damaged one is refused with h untouched.
+func TestMergeSparseEqualsMerge(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	a, b := New(), New()
+	for range 5_000 {
+		a.Record(int64(math.Exp(math.Log(3e4) + r.NormFloat64())))
+		b.Record(int64(math.Exp(math.Log(1e6) + 2*r.NormFloat64())))
+	}
+	want := New()
+	want.Merge(a)
+	want.Merge(b)
+	got := New()
+	got.Merge(a)
+	if err := got.MergeSparse(b.Sparse()); err != nil {
+		t.Fatal(err)
+	}
+	if *got != *want {
+		t.Fatalf("merged sparse: n %d min %d max %d; merged full: n %d min %d max %d",
+			got.n, got.min, got.max, want.n, want.min, want.max)
+	}
+	bad := b.Sparse()
+	bad.Counts[len(bad.Counts)/2] = 0
+	if err := got.MergeSparse(bad); err == nil || *got != *want {
+		t.Errorf("a damaged histogram: error %v, histogram changed %v", err, *got != *want)
+	}
+	if err := got.MergeSparse(New().Sparse()); err != nil || *got != *want {
+		t.Errorf("an empty histogram: error %v, histogram changed %v", err, *got != *want)
+	}
+	got.Reset()
+	if *got != *New() {
+		t.Errorf("Reset left n %d min %d max %d", got.n, got.min, got.max)
+	}
+}
+
+// Sparse allocates its slices at their final size.
+func TestSparseAllocatesOnce(t *testing.T) {
+	h := New()
+	for v := range int64(300) {
+		h.Record(v * 977)
+	}
+	s := h.Sparse()
+	if cap(s.Buckets) != len(s.Buckets) || cap(s.Counts) != len(s.Counts) {
+		t.Errorf("capacities %d/%d for %d buckets", cap(s.Buckets), cap(s.Counts), len(s.Buckets))
+	}
+	if n := testing.AllocsPerRun(10, func() { h.Sparse() }); n > 3 {
+		t.Errorf("%v allocations, want 3 at most (the histogram and its two slices)", n)
+	}
+}

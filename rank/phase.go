@@ -111,7 +111,7 @@ func (s *state) prepare(p *phaseParams) ([][]byte, error) {
 	}
 	for i, w := range s.workers {
 		w.hist = histogram.New()
-		w.ivHist = w.ivHist[:0]
+		w.intervals.reset()
 		w.pat.fill(bufs[i], 0)
 		// Sized now, so the phase's own reset allocates nothing.
 		w.log.reset(w.size/p.block, defaultLogEntries)

@@ -95,7 +95,7 @@ func TestRandomPhaseKeepsLatencyIntervals(t *testing.T) {
 	if n != w.rec.Ops || len(iv) == 0 {
 		t.Errorf("%d intervals hold %d operations, the phase did %d", len(iv), n, w.rec.Ops)
 	}
-	w.ivHist = w.ivHist[:0]
+	w.intervals.reset()
 	p.intervalStart = w.rec.StartNS + int64(time.Hour) // the release after every op: interval 0
 	runPhaseOn(t, w, p)
 	if iv := s.intervalReply(); len(iv) != 1 {

@@ -35,10 +35,10 @@ type worker struct {
 	mdPrefix string     // metadata files' names up to their number (see mdPrefix)
 	mdDir    *dirHandle // the directory they are in, open from prepare on
 
-	rec     wire.ThreadRecord
-	yieldAt int64                  // rank-clock time of the next voluntary yield
-	uring   *uringIO               // the phase's ring with --engine io_uring; nil for sync
-	ivHist  []*histogram.Histogram // per-interval latency (random phases)
+	rec       wire.ThreadRecord
+	yieldAt   int64            // rank-clock time of the next voluntary yield
+	uring     *uringIO         // the phase's ring with --engine io_uring; nil for sync
+	intervals latencyIntervals // per-interval latency (random phases)
 }
 
 // yieldEvery is how often a worker passes through the Go scheduler on its
