@@ -93,6 +93,25 @@ func (d *dirHandle) open(path string, flags int, mode uint32) (int, error) {
 	}
 }
 
+// cname is what rawOpenat takes for path: the directory's descriptor and
+// path's NUL-terminated name in it (a nil d: the path itself, relative to
+// the working directory). A timed open makes it before its start stamp,
+// so nothing is allocated between the stamp and the call.
+func (d *dirHandle) cname(path string) (int, []byte, error) {
+	dirfd, n := unix.AT_FDCWD, path
+	if d != nil {
+		var err error
+		if n, err = d.name(path); err != nil {
+			return -1, nil, err
+		}
+		dirfd = d.fd
+	}
+	if strings.IndexByte(n, 0) >= 0 {
+		return -1, nil, unix.EINVAL
+	}
+	return dirfd, append([]byte(n), 0), nil
+}
+
 // remove unlinks path from d; a file already gone is no error.
 func (d *dirHandle) remove(path string) error {
 	n, err := d.name(path)

@@ -330,7 +330,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 	dirfd := uintptr(w.mdDir.fd)
 	switch p.name {
 	case wire.MDCreate:
-		fd, err := openat(dirfd, ptr, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
+		fd, err := rawOpenat(w.mdDir.fd, path, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0o644)
 		if err != nil {
 			return err
 		}
@@ -355,7 +355,7 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 		}
 		return nil
 	case wire.MDRead:
-		fd, err := openat(dirfd, ptr, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+		fd, err := rawOpenat(w.mdDir.fd, path, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
 		if err != nil {
 			return err
 		}
@@ -381,17 +381,4 @@ func (w *worker) mdOp(p *phaseParams, path, data []byte) error {
 		}
 	}
 	return fmt.Errorf("unknown phase %q", p.name)
-}
-
-func openat(dirfd, path uintptr, flags int, mode uint32) (int, error) {
-	for {
-		fd, _, e := unix.RawSyscall6(unix.SYS_OPENAT, dirfd, path, uintptr(flags), uintptr(mode), 0, 0)
-		if e == unix.EINTR {
-			continue
-		}
-		if e != 0 {
-			return -1, e
-		}
-		return int(fd), nil
-	}
 }

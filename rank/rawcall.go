@@ -78,6 +78,23 @@ func rawFsync(fd int) error {
 	}
 }
 
+// rawOpenat opens the NUL-terminated name relative to dirfd, asking again
+// after EINTR: a signal may cut an open short on FUSE and NFS, and an open
+// that returned EINTR has opened nothing.
+//
+//go:nosplit
+func rawOpenat(dirfd int, name []byte, flags int, mode uint32) (int, error) {
+	for {
+		fd, _, e := unix.RawSyscall6(unix.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(unsafe.SliceData(name))), uintptr(flags), uintptr(mode), 0, 0)
+		if e != unix.EINTR {
+			if e != 0 {
+				return -1, rawErr(e)
+			}
+			return int(fd), nil
+		}
+	}
+}
+
 // rawClose closes fd once: a close interrupted by a signal has still
 // released the descriptor (Linux), so EINTR is not retried.
 //

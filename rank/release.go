@@ -77,12 +77,21 @@ func awaitRelease(at int64, stop *atomic.Bool) (int64, bool) {
 // after the start, by a hand-off of the locked thread that took up to
 // milliseconds on a busy CPU inside the window. A ring's worker must keep
 // its thread, and does not.
+//
+// The open is raw, with its name made before the start (cname): nothing of
+// the runtime's (an allocation, a stack's growth, a hand-off on the way
+// into the call) runs between the start stamp and the open's entry, the
+// moment the filesystem's work begins.
 func (w *worker) openTimed(p *phaseParams, path string, flags int, mode uint32) (int, error) {
+	dirfd, name, err := p.dir.cname(path)
 	if w.unlockable(p) {
 		yield(true)
 	}
 	w.rec.StartNS = clock.Now()
-	fd, err := p.dir.open(path, flags, mode)
+	fd := -1
+	if err == nil {
+		fd, err = rawOpenat(dirfd, name, flags, mode)
+	}
 	if p.gate != nil {
 		p.gate.pass(p.stop)
 	}
