@@ -1,6 +1,8 @@
 package rank
 
 import (
+	"sync"
+
 	"ioswarm/histogram"
 	"ioswarm/result"
 	"ioswarm/wire"
@@ -10,96 +12,166 @@ import (
 // past it, the last interval takes every later operation.
 const maxLatencyIntervals = 3600
 
-// latencyIntervals is one worker's latency per interval of a random
-// phase. Only the interval under way is a full histogram (58 KiB, reused
-// from interval to interval and phase to phase); each finished one is
-// kept sparse, its non-empty buckets only: a few KiB for the latencies of
-// real storage, where full ones would hold 209 MiB a thread over an
+// recentIntervals is how many intervals a rank keeps as full histograms,
+// where its workers add theirs. A worker adds each interval when its next
+// begins, so the adds to one interval come within about a second of each
+// other, unless one operation outlasts several intervals.
+const recentIntervals = 8
+
+// latencyStore is a rank's latency per interval of a random phase, its
+// workers' merged: what the rank sends. Each worker records into a full
+// histogram of its own (nothing shared per operation) and adds it here
+// when its interval changes, once a second at most; the rank keeps the
+// recent intervals full and the older ones sparse, their non-empty
+// buckets only. So the memory grows by about one sparse histogram a
+// second (tens of KiB at most) however many threads the rank runs, where
+// a full one per thread and second took 209 MiB a thread over an
 // hour-long phase.
-type latencyIntervals struct {
-	cur  *histogram.Histogram
-	curK int                 // the interval cur holds, if live
-	live bool                // whether cur holds an interval
-	done []*result.Histogram // finished intervals by index; nil where none
+type latencyStore struct {
+	mu     sync.Mutex
+	recent [recentIntervals]recentInterval // interval k in slot k % recentIntervals
+	done   []*result.Histogram             // older intervals, by index; nil where none
+	work   *histogram.Histogram            // where an add meets its interval's sparse form
 }
 
-// reset empties the intervals for a new phase.
-func (iv *latencyIntervals) reset() {
-	if iv.cur != nil {
-		iv.cur.Reset()
-	}
-	iv.live = false
-	clear(iv.done)
-	iv.done = iv.done[:0]
+type recentInterval struct {
+	k    int
+	live bool
+	h    *histogram.Histogram
 }
 
-// record adds one latency to interval k. It allocates only when the
-// interval changes (once a second at most, never per operation): the
-// finished interval's sparse form.
-func (iv *latencyIntervals) record(k int, latency int64) {
-	if !iv.live || k != iv.curK {
-		iv.switchTo(k)
+// reset empties the store for a new phase.
+func (s *latencyStore) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.recent {
+		s.recent[i].live = false
+		if h := s.recent[i].h; h != nil {
+			h.Reset()
+		}
 	}
-	iv.cur.Record(latency)
+	clear(s.done)
+	s.done = s.done[:0]
 }
 
-// switchTo stores the interval under way and makes k the one under way,
-// taking back what k already holds: operations reaped out of their
-// intervals' order stay in their own interval.
-func (iv *latencyIntervals) switchTo(k int) {
-	iv.finish()
-	if iv.cur == nil {
-		iv.cur = histogram.New()
+// add merges h, a worker's interval k, into the rank's interval k.
+func (s *latencyStore) add(k int, h *histogram.Histogram) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := &s.recent[k%recentIntervals]
+	if r.live && r.k != k {
+		if r.k > k {
+			// k is no longer recent: a worker's operation outlasted
+			// recentIntervals intervals.
+			s.mergeDone(k, h)
+			return
+		}
+		s.retire(r)
 	}
-	if k < len(iv.done) && iv.done[k] != nil {
-		// Our own sparse form of a full histogram: it cannot be refused.
-		_ = iv.cur.MergeSparse(iv.done[k])
-		iv.done[k] = nil
+	if r.h == nil {
+		r.h = histogram.New()
 	}
-	iv.curK, iv.live = k, true
+	r.k, r.live = k, true
+	r.h.Merge(h)
 }
 
-// finish stores the interval under way in its sparse form.
-func (iv *latencyIntervals) finish() {
-	if !iv.live {
+// retire stores a recent interval in its sparse form; s.mu is held.
+func (s *latencyStore) retire(r *recentInterval) {
+	s.mergeDone(r.k, r.h)
+	r.h.Reset()
+	r.live = false
+}
+
+// mergeDone adds h to interval k's sparse form; s.mu is held.
+func (s *latencyStore) mergeDone(k int, h *histogram.Histogram) {
+	for len(s.done) <= k {
+		s.done = append(s.done, nil)
+	}
+	if s.done[k] == nil {
+		s.done[k] = h.Sparse()
 		return
 	}
-	for len(iv.done) <= iv.curK {
-		iv.done = append(iv.done, nil)
+	if s.work == nil {
+		s.work = histogram.New()
 	}
-	iv.done[iv.curK] = iv.cur.Sparse()
-	iv.cur.Reset()
+	s.work.Reset()
+	s.work.Merge(h)
+	_ = s.work.MergeSparse(s.done[k]) // made by Sparse: it cannot be refused
+	s.done[k] = s.work.Sparse()
+}
+
+// intervals returns every interval in order, empty ones included, once
+// the workers have added their last (flushInterval); nil when there is
+// none.
+func (s *latencyStore) intervals() []*result.Histogram {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.recent {
+		if s.recent[i].live {
+			s.retire(&s.recent[i])
+		}
+	}
+	if len(s.done) == 0 {
+		return nil
+	}
+	out := make([]*result.Histogram, len(s.done))
+	for k, h := range s.done {
+		if h == nil {
+			h = histogram.New().Sparse()
+		}
+		out[k] = h
+	}
+	return out
+}
+
+// workerInterval is the interval a worker is recording into.
+type workerInterval struct {
+	h    *histogram.Histogram // allocated once, reused
+	k    int
+	live bool
+}
+
+// reset empties the interval for a new phase.
+func (iv *workerInterval) reset() {
+	if iv.h != nil {
+		iv.h.Reset()
+	}
 	iv.live = false
 }
 
 // recordInterval adds one operation's latency to its interval's
-// histogram.
+// histogram. It allocates nothing; when the interval changes, the
+// finished one goes to the rank's store.
 func (w *worker) recordInterval(p *phaseParams, t1, latency int64) {
 	k := int((t1 - p.intervalStart) / wire.LatencyStep)
-	w.intervals.record(min(max(k, 0), maxLatencyIntervals-1), latency)
+	k = min(max(k, 0), maxLatencyIntervals-1)
+	iv := &w.interval
+	if !iv.live || k != iv.k {
+		w.flushInterval(p.latency)
+		if iv.h == nil {
+			iv.h = histogram.New()
+		}
+		iv.k, iv.live = k, true
+	}
+	iv.h.Record(latency)
 }
 
-// intervalReply merges the workers' interval histograms, interval by
-// interval; nil when no worker kept any.
+// flushInterval adds the worker's interval under way to s.
+func (w *worker) flushInterval(s *latencyStore) {
+	iv := &w.interval
+	if !iv.live {
+		return
+	}
+	s.add(iv.k, iv.h)
+	iv.h.Reset()
+	iv.live = false
+}
+
+// intervalReply is the rank's intervals of the phase: every worker's last
+// added, then all of them; nil when no worker kept any.
 func (s *state) intervalReply() []*result.Histogram {
-	n := 0
 	for _, w := range s.workers {
-		w.intervals.finish()
-		n = max(n, len(w.intervals.done))
+		w.flushInterval(&s.latency)
 	}
-	if n == 0 {
-		return nil
-	}
-	out := make([]*result.Histogram, n)
-	m := histogram.New()
-	for k := range out {
-		m.Reset()
-		for _, w := range s.workers {
-			if done := w.intervals.done; k < len(done) && done[k] != nil {
-				_ = m.MergeSparse(done[k]) // our own sparse forms
-			}
-		}
-		out[k] = m.Sparse()
-	}
-	return out
+	return s.latency.intervals()
 }

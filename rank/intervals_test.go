@@ -7,80 +7,101 @@ import (
 
 	"ioswarm/histogram"
 	"ioswarm/result"
+	"ioswarm/wire"
 )
 
-// Each interval holds exactly the latencies recorded in it, whatever the
-// order they arrive in, and a finished interval is kept sparse: ten
-// minutes of seconds of lognormal latencies (as from real storage) take a
-// small fraction of what full histograms would.
-func TestLatencyIntervalsKeepEachIntervalSparse(t *testing.T) {
+// A rank's intervals hold exactly the latencies its workers recorded in
+// each, however the workers' interval changes interleave and even when an
+// operation is added long after its interval stopped being recent; and
+// the store keeps them sparse, merged over the workers: ten minutes of
+// four threads' lognormal latencies (as from real storage) take a small
+// fraction of what a full histogram per thread and second took.
+func TestLatencyStoreMergesWorkersIntervals(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	var iv latencyIntervals
-	iv.reset()
+	s := &state{workers: []*worker{{}, {}, {}, {}}}
+	p := &phaseParams{intervals: true, latency: &s.latency}
 	want := map[int]*histogram.Histogram{}
-	rec := func(k int, v int64) {
+	rec := func(w *worker, k int, v int64) {
 		if want[k] == nil {
 			want[k] = histogram.New()
 		}
 		want[k].Record(v)
-		iv.record(k, v)
+		w.recordInterval(p, int64(k)*wire.LatencyStep+r.Int64N(wire.LatencyStep), v)
 	}
 	const intervals = 600
 	for k := range intervals {
-		for range 200 {
-			rec(k, int64(math.Exp(math.Log(80e3)+0.8*r.NormFloat64())))
+		for _, w := range s.workers {
+			for range 50 {
+				rec(w, k, int64(math.Exp(math.Log(80e3)+0.8*r.NormFloat64())))
+			}
 		}
-		if k%100 == 1 {
-			rec(k-1, 12345) // reaped after its interval had ended
+		if k%100 == 50 {
+			// One operation that took 10 intervals, reaped now.
+			rec(s.workers[k/100%4], k-10, 12345)
 		}
 	}
-	iv.finish()
-	if len(iv.done) != intervals {
-		t.Fatalf("%d intervals kept, want %d", len(iv.done), intervals)
+	got := s.intervalReply()
+	if len(got) != intervals {
+		t.Fatalf("%d intervals, want %d", len(got), intervals)
 	}
 	kept := 0
-	for k, s := range iv.done {
-		got, err := histogram.FromSparse(s)
+	for k, sp := range got {
+		h, err := histogram.FromSparse(sp)
 		if err != nil {
 			t.Fatalf("interval %d: %v", k, err)
 		}
-		if *got != *want[k] {
+		if *h != *want[k] {
 			t.Fatalf("interval %d holds %d values (min %d max %d), want %d (min %d max %d)",
-				k, got.Count(), got.Min(), got.Max(), want[k].Count(), want[k].Min(), want[k].Max())
+				k, h.Count(), h.Min(), h.Max(), want[k].Count(), want[k].Min(), want[k].Max())
 		}
-		kept += 16 * len(s.Buckets)
+		kept += 16 * len(sp.Buckets)
 	}
-	full := intervals * histogram.NumBuckets * 8
+	full := len(s.workers) * intervals * histogram.NumBuckets * 8
 	if kept*20 > full {
-		t.Errorf("%d intervals keep %d KiB of buckets, full histograms %d KiB: want 1/20 at most", intervals, kept>>10, full>>10)
+		t.Errorf("%d intervals of %d threads keep %d KiB of buckets, a full histogram per thread and interval %d KiB: want 1/20 at most",
+			intervals, len(s.workers), kept>>10, full>>10)
 	}
-	t.Logf("%d intervals keep %d KiB of buckets, full histograms %d KiB", intervals, kept>>10, full>>10)
+	t.Logf("%d intervals of %d threads keep %d KiB of buckets, a full histogram per thread and interval %d KiB",
+		intervals, len(s.workers), kept>>10, full>>10)
 }
 
-// Recording into the interval under way allocates nothing, and a new
-// phase starts from empty intervals.
+// Recording allocates nothing, not even when the interval changes (the
+// store's recent intervals are made once), and a new phase starts empty.
 func TestLatencyIntervalsRecordWithoutAllocating(t *testing.T) {
-	var iv latencyIntervals
-	iv.record(0, 1000)
-	if n := testing.AllocsPerRun(1000, func() { iv.record(0, 2000) }); n != 0 {
+	s := &state{workers: []*worker{{}}}
+	w := s.workers[0]
+	p := &phaseParams{intervals: true, latency: &s.latency}
+	for k := range int64(recentIntervals) {
+		w.recordInterval(p, k*wire.LatencyStep, 1000) // every recent interval made
+	}
+	k := int64(0)
+	if n := testing.AllocsPerRun(1000, func() {
+		w.recordInterval(p, k*wire.LatencyStep, 2000)
+		k = (k + 1) % recentIntervals
+	}); n != 0 {
 		t.Errorf("%v allocations per operation", n)
 	}
-	iv.record(2, 3000)
-	iv.reset()
-	iv.record(1, 4000)
-	iv.finish()
-	if len(iv.done) != 2 || iv.done[0] != nil || iv.done[1] == nil || iv.done[1].Max != 4000 {
-		t.Errorf("after a reset: %d intervals %v, want only interval 1 with its one value", len(iv.done), iv.done)
+	s.latency.reset()
+	w.interval.reset()
+	w.recordInterval(p, wire.LatencyStep, 4000)
+	got := s.intervalReply()
+	if len(got) != 2 || len(got[0].Counts) != 0 || len(got[1].Counts) != 1 || got[1].Max != 4000 {
+		t.Errorf("after a reset: %+v, want interval 0 empty and interval 1 with its one value", got)
+	}
+	s.latency.reset()
+	if got := s.intervalReply(); got != nil {
+		t.Errorf("a phase with no operations: %+v, want none", got)
 	}
 }
 
 // The rank's reply merges the workers' intervals interval by interval.
 func TestIntervalReplyMergesWorkers(t *testing.T) {
-	a, b := &worker{}, &worker{}
-	a.intervals.record(0, 100)
-	a.intervals.record(2, 300)
-	b.intervals.record(0, 150)
-	s := &state{workers: []*worker{a, b}}
+	s := &state{workers: []*worker{{}, {}}}
+	p := &phaseParams{intervals: true, latency: &s.latency}
+	a, b := s.workers[0], s.workers[1]
+	a.recordInterval(p, 0, 100)
+	a.recordInterval(p, 2*wire.LatencyStep, 300)
+	b.recordInterval(p, wire.LatencyStep-1, 150)
 	got := s.intervalReply()
 	counts := func(h *result.Histogram) (n int64) {
 		for _, c := range h.Counts {

@@ -91,7 +91,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 		p.stonewall = req.ReleaseAt + req.StonewallNS
 	}
 	if req.Phase.IsRandom() {
-		p.intervals, p.intervalStart = true, req.ReleaseAt
+		p.intervals, p.intervalStart, p.latency = true, req.ReleaseAt, &s.latency
 	}
 	return p
 }
@@ -109,9 +109,10 @@ func (s *state) prepare(p *phaseParams) ([][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.latency.reset()
 	for i, w := range s.workers {
 		w.hist = histogram.New()
-		w.intervals.reset()
+		w.interval.reset()
 		w.pat.fill(bufs[i], 0)
 		// Sized now, so the phase's own reset allocates nothing.
 		w.log.reset(w.size/p.block, defaultLogEntries)

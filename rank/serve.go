@@ -46,6 +46,8 @@ type state struct {
 	mdAll, mdAny bool
 	// armed is the next phase's memory, made when it was prepared.
 	armed *armedPhase
+	// latency is a random phase's latency per interval.
+	latency latencyStore
 }
 
 // Serve joins the coordinator and answers its requests until the job ends.

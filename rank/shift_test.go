@@ -81,10 +81,10 @@ func TestSeriesCountsTimedOperations(t *testing.T) {
 func TestRandomPhaseKeepsLatencyIntervals(t *testing.T) {
 	w := testWorker(t, 64*4096)
 	runPhaseOn(t, w, testParams("write", 4096))
-	p := testParams("randread", 4096)
-	p.intervals, p.intervalStart = true, 0 // the release long ago: every op in one late interval
-	runPhaseOn(t, w, p)
 	s := &state{workers: []*worker{w}}
+	p := testParams("randread", 4096)
+	p.intervals, p.intervalStart, p.latency = true, 0, &s.latency // the release long ago: every op in one late interval
+	runPhaseOn(t, w, p)
 	iv := s.intervalReply()
 	var n int64
 	for _, h := range iv {
@@ -95,7 +95,8 @@ func TestRandomPhaseKeepsLatencyIntervals(t *testing.T) {
 	if n != w.rec.Ops || len(iv) == 0 {
 		t.Errorf("%d intervals hold %d operations, the phase did %d", len(iv), n, w.rec.Ops)
 	}
-	w.intervals.reset()
+	s.latency.reset()
+	w.interval.reset()
 	p.intervalStart = w.rec.StartNS + int64(time.Hour) // the release after every op: interval 0
 	runPhaseOn(t, w, p)
 	if iv := s.intervalReply(); len(iv) != 1 {

@@ -35,10 +35,10 @@ type worker struct {
 	mdPrefix string     // metadata files' names up to their number (see mdPrefix)
 	mdDir    *dirHandle // the directory they are in, open from prepare on
 
-	rec       wire.ThreadRecord
-	yieldAt   int64            // rank-clock time of the next voluntary yield
-	uring     *uringIO         // the phase's ring with --engine io_uring; nil for sync
-	intervals latencyIntervals // per-interval latency (random phases)
+	rec      wire.ThreadRecord
+	yieldAt  int64          // rank-clock time of the next voluntary yield
+	uring    *uringIO       // the phase's ring with --engine io_uring; nil for sync
+	interval workerInterval // the interval of a random phase it records into
 }
 
 // yieldEvery is how often a worker passes through the Go scheduler on its
@@ -68,9 +68,10 @@ type phaseParams struct {
 	gate      *startGate   // the rank's threads start their loops together; nil = no gate
 	engine    string       // engineSync or engineUring
 	// intervals: keep a latency histogram per latencyStep from
-	// intervalStart (random phases).
+	// intervalStart, in latency (random phases).
 	intervals     bool
 	intervalStart int64
+	latency       *latencyStore
 	depth         int    // operations in flight per thread with engineUring
 	randScope     string // ScopeSegment or ScopeFile (shared files only)
 	mdSize        int64  // metadata phases: bytes written and read per file
