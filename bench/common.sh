@@ -84,7 +84,9 @@ ram_parent() {
 		ON_EXIT="umount $RAM_MNT 2>/dev/null; losetup -d $dev; rm -f $img; rmdir $RAM_MNT; ${ON_EXIT:-}"
 		trap 'eval "${ON_EXIT:-}"' EXIT
 	fi
-	mkfs.ext4 -q -F "$dev" || die "mkfs.ext4 $dev failed"
+	# -m 0: no blocks kept back for root, which on a scratch filesystem
+	# only made a run of 2 GiB and more fail its check of free space.
+	mkfs.ext4 -q -F -m 0 "$dev" || die "mkfs.ext4 $dev failed"
 	mount "$dev" "$RAM_MNT" || die "could not mount $dev on $RAM_MNT"
 	echo "in memory: ext4 on $dev ($mib MiB), mounted on $RAM_MNT" >&2
 	PARENT=$RAM_MNT
