@@ -3,6 +3,7 @@ package rank
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"ioswarm/histogram"
@@ -112,5 +113,43 @@ func TestIntervalReplyMergesWorkers(t *testing.T) {
 	if len(got) != 3 || counts(got[0]) != 2 || counts(got[1]) != 0 || counts(got[2]) != 1 ||
 		got[0].Min != 100 || got[0].Max != 150 {
 		t.Errorf("reply %+v, want intervals of 2, 0 and 1 operations, the first 100-150 ns", got)
+	}
+}
+
+// Workers add their intervals from their own threads at once; every
+// operation still lands once, in its own interval (run with -race).
+func TestLatencyStoreTakesConcurrentWorkers(t *testing.T) {
+	const workers, intervals, perInterval = 8, 40, 100
+	s := &state{}
+	for range workers {
+		s.workers = append(s.workers, &worker{})
+	}
+	p := &phaseParams{intervals: true, latency: &s.latency}
+	var wg sync.WaitGroup
+	for i, w := range s.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range int64(intervals) {
+				for j := range int64(perInterval) {
+					w.recordInterval(p, k*wire.LatencyStep+j, int64(1000*(i+1)))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	got := s.intervalReply()
+	if len(got) != intervals {
+		t.Fatalf("%d intervals, want %d", len(got), intervals)
+	}
+	for k, sp := range got {
+		h, err := histogram.FromSparse(sp)
+		if err != nil {
+			t.Fatalf("interval %d: %v", k, err)
+		}
+		if h.Count() != workers*perInterval || h.Min() != 1000 || h.Max() != 1000*workers {
+			t.Fatalf("interval %d: %d operations, min %d, max %d; want %d, 1000, %d",
+				k, h.Count(), h.Min(), h.Max(), workers*perInterval, 1000*workers)
+		}
 	}
 }
