@@ -110,10 +110,9 @@ func rawClose(fd int) error {
 // gcHeadroom is how much the Go heap may grow while the collector is held
 // off before it runs anyway: a quarter of the node's memory, at least 256
 // MiB. Garbage is a few KiB a phase; what grows is live: a random phase
-// keeps each thread's latency per second, sparse (about 6 KiB a thread
-// and second on a VM disk; 58 KiB, a full histogram, at the very most:
-// 0.5 GiB for 32 threads over 5 minutes), which the collector could not
-// free anyway.
+// keeps its latency per second, merged over the rank's threads and sparse
+// (latencyStore: tens of KiB a second at most), which the collector could
+// not free anyway.
 // Against a limit that the live heap reaches it would run again and
 // again, each time stopping the world, so the limit is only a backstop
 // against a fault, far above any phase's needs.

@@ -30,10 +30,11 @@ func TestArmedPhaseHoldsTheCollectorOff(t *testing.T) {
 	if p > 0 || l >= limit { // an off collector reads as 0 or -1 by version
 		t.Fatalf("armed: GOGC %d, memory limit %d; want the collector off under a limit below %d", p, l, limit)
 	}
-	// The limit is a backstop only: a random phase's live latency
-	// histograms (58 KiB a thread and second at the very most: 0.5 GiB for
-	// 32 threads over 5 minutes) must fit under it, or the collector would
-	// run again and again against it.
+	// The limit is a backstop only: what a phase keeps live (a random
+	// phase's latency per second, tens of KiB a second; before
+	// latencyStore, 58 KiB a thread and second, 0.5 GiB for 32 threads over
+	// 5 minutes) must fit far under it, or the collector would run again
+	// and again against it.
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	if room := int64(l) - int64(ms.Sys-ms.HeapReleased); room < 512<<20 {
