@@ -115,9 +115,13 @@ func (s *latencyStore) intervals() []*result.Histogram {
 		return nil
 	}
 	out := make([]*result.Histogram, len(s.done))
+	var empty *result.Histogram // one for every interval with no operation
 	for k, h := range s.done {
 		if h == nil {
-			h = histogram.New().Sparse()
+			if empty == nil {
+				empty = histogram.New().Sparse()
+			}
+			h = empty
 		}
 		out[k] = h
 	}
