@@ -20,7 +20,7 @@ import (
 func TestLatencyStoreMergesWorkersIntervals(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	s := &state{workers: []*worker{{}, {}, {}, {}}}
-	p := &phaseParams{intervals: true, latency: &s.latency}
+	p := &phaseParams{latency: &s.latency}
 	want := map[int]*histogram.Histogram{}
 	rec := func(w *worker, k int, v int64) {
 		if want[k] == nil {
@@ -71,7 +71,7 @@ func TestLatencyStoreMergesWorkersIntervals(t *testing.T) {
 func TestLatencyIntervalsRecordWithoutAllocating(t *testing.T) {
 	s := &state{workers: []*worker{{}}}
 	w := s.workers[0]
-	p := &phaseParams{intervals: true, latency: &s.latency}
+	p := &phaseParams{latency: &s.latency}
 	for k := range int64(recentIntervals) {
 		w.recordInterval(p, k*wire.LatencyStep, 1000) // every recent interval made
 	}
@@ -98,7 +98,7 @@ func TestLatencyIntervalsRecordWithoutAllocating(t *testing.T) {
 // The rank's reply merges the workers' intervals interval by interval.
 func TestIntervalReplyMergesWorkers(t *testing.T) {
 	s := &state{workers: []*worker{{}, {}}}
-	p := &phaseParams{intervals: true, latency: &s.latency}
+	p := &phaseParams{latency: &s.latency}
 	a, b := s.workers[0], s.workers[1]
 	a.recordInterval(p, 0, 100)
 	a.recordInterval(p, 2*wire.LatencyStep, 300)
@@ -124,7 +124,7 @@ func TestLatencyStoreTakesConcurrentWorkers(t *testing.T) {
 	for range workers {
 		s.workers = append(s.workers, &worker{})
 	}
-	p := &phaseParams{intervals: true, latency: &s.latency}
+	p := &phaseParams{latency: &s.latency}
 	var wg sync.WaitGroup
 	for i, w := range s.workers {
 		wg.Add(1)

@@ -91,7 +91,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 		p.stonewall = req.ReleaseAt + req.StonewallNS
 	}
 	if req.Phase.IsRandom() {
-		p.intervals, p.intervalStart, p.latency = true, req.ReleaseAt, &s.latency
+		p.latency, p.intervalStart = &s.latency, req.ReleaseAt
 	}
 	return p
 }

@@ -83,7 +83,7 @@ func TestRandomPhaseKeepsLatencyIntervals(t *testing.T) {
 	runPhaseOn(t, w, testParams("write", 4096))
 	s := &state{workers: []*worker{w}}
 	p := testParams("randread", 4096)
-	p.intervals, p.intervalStart, p.latency = true, 0, &s.latency // the release long ago: every op in one late interval
+	p.latency, p.intervalStart = &s.latency, 0 // the release long ago: every op in one late interval
 	runPhaseOn(t, w, p)
 	iv := s.intervalReply()
 	var n int64

@@ -67,11 +67,10 @@ type phaseParams struct {
 	locked    bool         // workers run locked to their OS threads
 	gate      *startGate   // the rank's threads start their loops together; nil = no gate
 	engine    string       // engineSync or engineUring
-	// intervals: keep a latency histogram per latencyStep from
-	// intervalStart, in latency (random phases).
-	intervals     bool
-	intervalStart int64
+	// latency, when set (random phases), keeps a latency histogram per
+	// latencyStep from intervalStart.
 	latency       *latencyStore
+	intervalStart int64
 	depth         int    // operations in flight per thread with engineUring
 	randScope     string // ScopeSegment or ScopeFile (shared files only)
 	mdSize        int64  // metadata phases: bytes written and read per file
@@ -228,7 +227,7 @@ func (w *worker) timedEnd(now, bytes, ops int64, stonewalled bool) {
 // thread whose last operation crosses the deadline simply finishes, timed.
 func (w *worker) account(p *phaseParams, t0, t1, ops, bytes int64, more bool) bool {
 	w.hist.Record(t1 - t0)
-	if p.intervals {
+	if p.latency != nil {
 		w.recordInterval(p, t1, t1-t0)
 	}
 	w.log.add(ops, t1)
