@@ -87,6 +87,13 @@ func main() {
 // flood connects to addr from several goroutines until d has passed: most
 // connections are closed at once, some send a frame that is no Hello, and
 // some are held idle (a window of the latest 32 per goroutine).
+//
+// The flood resets the connections it ends (SO_LINGER 0) and lets the
+// coordinator end those that sent a frame, so that no connection leaves
+// this node in TIME_WAIT. Closed the usual way, thousands a second to one
+// address used up the node's ephemeral ports within seconds, and a rank on
+// the same node then failed to connect at all ("cannot assign requested
+// address"): the flood starving its own node, not the coordinator.
 func flood(addr string, d time.Duration) int {
 	end := time.Now().Add(d)
 	var mu sync.Mutex
@@ -111,6 +118,7 @@ func flood(addr string, d time.Duration) int {
 				mu.Lock()
 				made++
 				mu.Unlock()
+				_ = conn.(*net.TCPConn).SetLinger(0)
 				switch g {
 				case 0:
 					held = append(held, conn)
@@ -119,7 +127,12 @@ func flood(addr string, d time.Duration) int {
 						held = held[1:]
 					}
 				case 1:
-					conn.Write([]byte{0, 0, 0, 2, msgProof, 0})
+					// Wait for the coordinator's refusal, so the frame is
+					// read before the connection goes, and the coordinator
+					// closes first.
+					_, _ = conn.Write([]byte{0, 0, 0, 2, msgProof, 0})
+					_ = conn.SetReadDeadline(time.Now().Add(2 * time.Second))
+					_, _ = io.Copy(io.Discard, conn)
 					conn.Close()
 				default:
 					conn.Close()
