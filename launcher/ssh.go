@@ -107,7 +107,7 @@ func (l *SSH) prepare(ctx context.Context, targets []Target, spec RankSpec) (map
 	groups := groupTargets(targets)
 	var st placeStats
 	if l.Tree && l.RemoteBin == "" {
-		st.tree = newCopyTree(l.build.path, l.Advertise, l.Log)
+		st.tree = newCopyTree(l.build.path, l.Advertise, l.Log, len(groups))
 	}
 	started, herrs := l.prepareAll(ctx, groups, &st, spec)
 	st.tree.close()
@@ -135,6 +135,7 @@ func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats,
 			select {
 			case sem <- struct{}{}:
 				procs, err = l.prepareGroup(ctx, g, st, spec)
+				st.tree.placed()
 				<-sem
 			case <-ctx.Done():
 				err = context.Cause(ctx)

@@ -83,24 +83,28 @@ type copyTree struct {
 	served  map[bool]int // copies each kind sent
 	closers []func()
 	untried time.Duration // a fetch's limit until its kind has worked (untriedTimeout)
-	started bool          // the coordinator's server was tried (see startRoot)
-	root    *binserve.Server
-	stop    context.CancelFunc
-	token   string
+	// unplaced counts the nodes not yet through placement, and promised
+	// the fetches under way that will serve: together with the free slots
+	// they say whether one more server would be used (see serveNext).
+	unplaced, promised int
+	started            bool // the coordinator's server was tried (see startRoot)
+	root               *binserve.Server
+	stop               context.CancelFunc
+	token              string
 }
 
-// newCopyTree makes the tree of one Prepare, whose coordinator's server
-// will serve path on host (all addresses when ""; --listen's host when
-// given, where ranks reach the coordinator). It returns nil when there
-// can be no tree: every copy then goes over SSH.
-func newCopyTree(path, host string, log *LineWriter) *copyTree {
+// newCopyTree makes the tree of one Prepare of nodes nodes, whose
+// coordinator's server will serve path on host (all addresses when "";
+// --listen's host when given, where ranks reach the coordinator). It
+// returns nil when there can be no tree: every copy then goes over SSH.
+func newCopyTree(path, host string, log *LineWriter, nodes int) *copyTree {
 	token, err := binserve.NewToken()
 	if err != nil {
 		log.Printf("warning: %v; copies go over SSH\n", err)
 		return nil
 	}
 	return &copyTree{path: path, host: host, log: log, token: token, changed: make(chan struct{}), untried: untriedTimeout,
-		worked: map[bool]bool{}, failed: map[bool]int{}, served: map[bool]int{}}
+		worked: map[bool]bool{}, failed: map[bool]int{}, served: map[bool]int{}, unplaced: nodes}
 }
 
 // startRoot starts the coordinator's server when the first node needs a
@@ -215,15 +219,53 @@ func (t *copyTree) counts() (root, nodes int) {
 	return t.served[false], t.served[true]
 }
 
-// serving says whether nodes should start servers: not once fetches
-// between nodes have failed and none worked.
-func (t *copyTree) serving() bool {
+// servingLocked says whether nodes should start servers: not once
+// fetches between nodes have failed and none worked; t.mu is held.
+func (t *copyTree) servingLocked() bool { return t.worked[true] || t.failed[true] < 2 }
+
+// serveNext says whether the node whose fetch is starting should serve
+// its copy afterwards, and if so counts it as promised until endFetch: a
+// node serves only while the nodes that may still want a copy outnumber
+// the node slots free or promised. Nodes that have not been probed yet
+// count as wanting one, so this errs towards serving. Each server is a
+// process and a session on its node; in a cold launch of 16 nodes most
+// of those that served before sent nothing.
+func (t *copyTree) serveNext() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.servingLocked()
+	if !t.servingLocked() {
+		return false
+	}
+	free, fetching := 0, 0
+	for _, s := range t.sources {
+		fetching += s.busy
+		if s.node {
+			free += s.slots - s.busy
+		}
+	}
+	if t.unplaced-fetching <= free+t.promised*nodeSlots {
+		return false
+	}
+	t.promised++
+	return true
 }
 
-func (t *copyTree) servingLocked() bool { return t.worked[true] || t.failed[true] < 2 }
+// endFetch ends serveNext's promise of a fetch that has ended.
+func (t *copyTree) endFetch() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.promised--
+}
+
+// placed counts a node through placement, however it went.
+func (t *copyTree) placed() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.unplaced--
+}
 
 // fetch has c's node take its copy from a server of the tree, and then,
 // in the same session, serve it to others. It reports false where the
@@ -237,8 +279,13 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree) (bool, error) 
 		return false, err
 	}
 	node, _ := c.client.RemoteAddr().(*net.TCPAddr)
-	serve := node != nil && t.serving()
+	serve := node != nil && t.serveNext()
 	f, err := l.startFetch(ctx, c, s, t.token, serve, t.limit(s))
+	if serve {
+		// The node's server, if it started, is among the sources before
+		// the promise goes (addNode below), so no count sees neither.
+		defer t.endFetch()
+	}
 	switch {
 	case err == nil:
 		t.release(s, true)

@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -95,7 +96,7 @@ func TestSSHTreeFallsBackToSSH(t *testing.T) {
 	if err := l.init(targets); err != nil {
 		t.Fatal(err)
 	}
-	st := placeStats{tree: newCopyTree(bin, "", l.Log)}
+	st := placeStats{tree: newCopyTree(bin, "", l.Log, 3)}
 	st.tree.mu.Lock()
 	st.tree.startRoot()
 	st.tree.sources[0].port = refusedPort(t)
@@ -165,7 +166,7 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 	if err := l.init(append(first, sshTarget(full, 2))); err != nil {
 		t.Fatal(err)
 	}
-	st := placeStats{tree: newCopyTree(bin, "", l.Log)}
+	st := placeStats{tree: newCopyTree(bin, "", l.Log, 3)}
 	defer st.tree.close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -187,12 +188,12 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 // The coordinator's server listens only once a node needs a copy: a warm
 // launch opens no port.
 func TestCopyTreeListensOnlyWhenACopyIsNeeded(t *testing.T) {
-	tree := newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard))
+	tree := newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard), 1)
 	if tree.root != nil || len(tree.sources) != 0 {
 		t.Fatal("the coordinator's server listens before any copy is needed")
 	}
 	tree.close()
-	tree = newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard))
+	tree = newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard), 1)
 	s, err := tree.acquire(context.Background())
 	if err != nil || s == nil || tree.root == nil || s.port != tree.root.Port() {
 		t.Fatalf("first copy: server %+v, %v; want the coordinator's, listening", s, err)
@@ -211,7 +212,7 @@ func TestSSHTreeGivesUpSoonOnASilentServer(t *testing.T) {
 	if err := l.init(targets); err != nil {
 		t.Fatal(err)
 	}
-	st := placeStats{tree: newCopyTree(bin, "", l.Log)}
+	st := placeStats{tree: newCopyTree(bin, "", l.Log, 1)}
 	st.tree.untried = time.Second
 	st.tree.mu.Lock()
 	st.tree.startRoot()
@@ -233,4 +234,68 @@ func TestSSHTreeGivesUpSoonOnASilentServer(t *testing.T) {
 		t.Errorf("the silent server held the node %v; its kind never worked, so it had %v", took, st.tree.untried)
 	}
 	t.Logf("fell back after %v: %s", took, log.String())
+}
+
+// simulateTree runs a cold launch of n nodes through the tree's
+// bookkeeping in rounds: each round every fetch under way ends, its node
+// is placed and, if it was to serve, becomes a server; then the nodes
+// still waiting take every free slot. It returns the rounds taken and the
+// nodes that served. With always, every node serves, as before serveNext.
+func simulateTree(t *testing.T, n int, always bool) (rounds, servers int) {
+	t.Helper()
+	tree := newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard), n)
+	defer tree.close()
+	type fetch struct {
+		src   *copySource
+		serve bool
+	}
+	waiting, node := n, 0
+	var under []fetch
+	for waiting > 0 || len(under) > 0 {
+		for _, f := range under {
+			tree.release(f.src, true)
+			if f.serve {
+				node++
+				tree.addNode(fmt.Sprint("node", node), "127.0.0.1", 1, func() {})
+				servers++
+			}
+			if f.serve && !always {
+				tree.endFetch()
+			}
+			tree.placed()
+		}
+		under = under[:0]
+		for waiting > 0 {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // take a free slot or none: never wait
+			src, _ := tree.acquire(ctx)
+			if src == nil {
+				break
+			}
+			waiting--
+			under = append(under, fetch{src, always || tree.serveNext()})
+		}
+		rounds++
+		if rounds > 100 {
+			t.Fatalf("%d nodes: no progress after 100 rounds", n)
+		}
+	}
+	return rounds, servers
+}
+
+// A node serves its copy only while more nodes may want one than the free
+// and promised node slots can take: a cold launch then ends in as many
+// rounds of copies as when every node served, with far fewer servers.
+func TestCopyTreeServesOnlyWhereWanted(t *testing.T) {
+	for _, n := range []int{1, 3, 16, 64, 200, 1000} {
+		r, s := simulateTree(t, n, false)
+		rAll, sAll := simulateTree(t, n, true)
+		t.Logf("%d nodes: %d rounds, %d servers; every node serving: %d rounds, %d servers", n, r, s, rAll, sAll)
+		if r > rAll {
+			t.Errorf("%d nodes: %d rounds of copies, %d when every node serves", n, r, rAll)
+		}
+		if n >= 16 && s > sAll/2 {
+			t.Errorf("%d nodes: %d of %d nodes served; want at most half", n, s, n)
+		}
+	}
 }
