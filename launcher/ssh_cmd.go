@@ -109,10 +109,14 @@ const nodeName = `n=; read -r n 2>/dev/null </proc/sys/kernel/hostname; `
 // nodes racing on one shared directory exactly one tag wins). Nodes that
 // print the same tag write into one directory, so one copy serves them
 // all. "-" where the directory cannot hold a tag. Once the tag exists it
-// is read without a fork.
-const cacheTag = `c="$HOME/.cache/ioswarm"; [ -f "$c/id" ] || ` +
-	`( umask 077; mkdir -p "$c" && t="$c/.id.$$" && od -An -N8 -tx1 /dev/urandom | tr -d ' \n' >"$t" && ` +
-	`ln "$t" "$c/id"; rm -f "$t" ) 2>/dev/null; i=-; read -r i 2>/dev/null <"$c/id"; echo "${i:--}"; `
+// is read without a fork. The random digits come from the kernel's
+// random UUID (three of its groups, leaving out the version's), read by
+// the shell: od and tr cost two programs where only od's fallback needs
+// them.
+const cacheTag = `c="$HOME/.cache/ioswarm"; [ -f "$c/id" ] || { umask 077; mkdir -p "$c" && k="$c/.id.$$" && ` +
+	`{ t=; { read -r r </proc/sys/kernel/random/uuid; } 2>/dev/null && u=${r#*-} && t=${r%%-*}${u%%-*} && ` +
+	`u=${u#*-} && u=${u#*-} && t=$t${u%%-*}; [ ${#t} = 16 ] || t=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n'); } && ` +
+	`printf '%s\n' "$t" >"$k" && ln "$k" "$c/id"; rm -f "$k"; } 2>/dev/null; i=-; read -r i 2>/dev/null <"$c/id"; echo "${i:--}"; `
 
 // privFunc defines priv, which prints "unsafe OWNER UID MODE TYPE PATH" for the
 // first of its paths that is not owned by this user (UID) or that group or
@@ -121,8 +125,15 @@ const cacheTag = `c="$HOME/.cache/ioswarm"; [ -f "$c/id" ] || ` +
 // so one planted in the cache is refused too. Anyone who can write to the
 // cache could make the next run start their program as this user, with
 // the job secret on its input.
-const privFunc = `priv() { u=$(id -u); find "$@" -maxdepth 0 \( -not -user "$u" -o -perm /022 \) ` +
-	`-printf "unsafe %U $u %m %y %p\n" -quit 2>/dev/null; }; `
+// Ownership is checked by the shell ([ -O ]); only a path that fails it,
+// or a link, costs id and find, which then have the last word (a test
+// without -O fails every path, so it is slow, never lax). Every path the
+// shell let through is this user's, so find's mode check prints the
+// owner as the UID too.
+const privFunc = `priv() { for o in "$@"; do z=; if [ -L "$o" ]; then z=1; elif [ -e "$o" ]; then [ -O "$o" ] || z=1; fi; ` +
+	`if [ -n "$z" ]; then u=$(id -u); b=$(find "$o" -maxdepth 0 \( -not -user "$u" -o -perm /022 \) -printf "unsafe %U $u %m %y %p\n" 2>/dev/null); ` +
+	`[ -n "$b" ] && { echo "$b"; return; }; fi; done; ` +
+	`find "$@" -maxdepth 0 -perm /022 -printf "unsafe %U %U %m %y %p\n" -quit 2>/dev/null; }; `
 
 // sweepFunc defines sweep, which removes from the cache directory $1 the
 // partial copies (".ioswarm.*" beside a build) that no copy is writing:
@@ -130,8 +141,10 @@ const privFunc = `priv() { u=$(id -u); find "$@" -maxdepth 0 \( -not -user "$u" 
 // longer than copyTimeout (a copy still running past that has been
 // cancelled by its launcher). A copy killed outright (SIGKILL, a node
 // reset) runs no trap, so its partial file is left for the next run.
-var sweepFunc = sweepMineFunc + `sweep() { find "$1" -mindepth 2 -maxdepth 2 -type f -name '.ioswarm.*' -mmin +` +
-	strconv.Itoa(int(copyTimeout/time.Minute)) + ` -exec rm -f {} + 2>/dev/null; sweepmine "$1"; }; `
+// find runs only where the shell's glob sees a partial copy at all.
+var sweepFunc = sweepMineFunc + `sweep() { for o in "$1"/*/.ioswarm.*; do [ -e "$o" ] && { ` +
+	`find "$1" -mindepth 2 -maxdepth 2 -type f -name '.ioswarm.*' -mmin +` +
+	strconv.Itoa(int(copyTimeout/time.Minute)) + ` -exec rm -f {} + 2>/dev/null; break; }; done; sweepmine "$1"; }; `
 
 // sweepMineFunc defines sweepmine, sweep's part that needs no fork: this
 // node's partial copies whose copying shell is gone. The quick start runs
@@ -143,7 +156,8 @@ const sweepMineFunc = `sweepmine() { for o in "$1"/*/.ioswarm.part."$n".*; do [ 
 // older than this is abandoned.
 const copyTimeout = 10 * time.Minute
 
-// probeScript reports, one line each: the machine name (uname -m), the home
+// probeScript reports, one line each: the machine name (uname -m, read from
+// /proc/sys/kernel/arch where the kernel has it, which saves a program), the home
 // directory, the cache directory's tag, then for every path argument after
 // the hash and the machine names whether the file is there and executable,
 // and its SHA-256 ("absent", "nosha" when the node has no way to hash, else
@@ -160,7 +174,7 @@ const copyTimeout = 10 * time.Minute
 // checked), since quickScript starts a stamped copy without asking: nodes
 // of two architectures may share a home. The stamp and the tag are all it
 // ever writes; it removes abandoned partial copies (sweepFunc).
-var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; m=$(uname -m); printf '%s\n' "$m" "$HOME"; ` +
+var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; m=; { read -r m </proc/sys/kernel/arch; } 2>/dev/null || m=$(uname -m); printf '%s\n' "$m" "$HOME"; ` +
 	probeTagSlot + `h=$1; a=$2; shift 2; ` +
 	`for p in "$@"; do s=""; [ -n "$p" ] || { p="$HOME/.cache/ioswarm/$h/ioswarm"; s="$p.verified.$n"; sweep "$HOME/.cache/ioswarm"; }; ` +
 	`if [ -f "$p" ] && [ -x "$p" ]; then ` +
@@ -188,14 +202,25 @@ var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 
 // reaches a probe. Before it starts the rank, it removes the partial
 // copies this node left whose copying shell is gone (sweepmine), as the
 // probe would have.
+//
+// After a probe the session waits for a line on its input: "go" once the
+// launcher has placed the copy (verified on arrival) or found it good,
+// and it then starts the rank from the cached copy as a session of its
+// own would (rankCommand), without the checks that stand in for that
+// verification. Anything else, or the input's end, ends the session. So
+// a cold node costs two sessions (this one and the copy's), not three.
 var quickScript = nodeName + sweepMineFunc + `q() { d="$HOME/.cache/ioswarm"; p="$d/$0/ioswarm"; s="$p.verified.$n"; ` +
 	`v=; { read -r v <"$s" || :; } 2>/dev/null; ` +
 	`for o in "$d" "$d/$0" "$s" "$p"; do [ -O "$o" ] || return 1; done; ` +
 	`x=$(stat --printf '%a %d %i %s %y %z|' "$d" "$d/$0" "$s" "$p" 2>/dev/null) || return 1; ` +
 	`while [ -n "$x" ]; do e=${x%%|*}; x=${x#*|}; case ${e%% *} in *[2367]?|*[2367]) return 1;; esac; f=${e#* }; done; ` +
 	`[ "$v" = "$0 $f" ]; }; ` +
-	`if q 2>/dev/null; then sweepmine "$d"; echo "start $$ $HOME"; shift 4; exec "$p" "$@"; fi; ` +
-	`echo probe; set -- "$1" "$2" "$3"; `
+	`if q 2>/dev/null; then sweepmine "$d"; echo "start $$ $HOME"; shift 4; exec "$p" "$@"; fi; echo probe; pr() { `
+
+// quickTail follows the probe in quickScript: the probe runs as a function
+// of the probe's three arguments, keeping the rank's for after "go".
+const quickTail = `; }; pr "$1" "$2" "$3"; read -r w || exit 0; [ "$w" = go ] || exit 0; ` +
+	`p="$HOME/.cache/ioswarm/$0/ioswarm"; echo "start $$ $HOME"; shift 4; exec "$p" "$@"`
 
 // copyScript receives the binary on standard input into a temporary name
 // in the private cache directory, checks its SHA-256 against $1, and only
@@ -242,15 +267,16 @@ const (
 )
 
 // placeScript is the script that places a copy received by receive, which
-// writes it to "$t".
+// writes it to "$t". It leaves abandoned partial copies to the probe,
+// which always runs moments before it in the same launch (sweepFunc).
 func placeScript(receive string) string {
-	return shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
+	return shaFunc + statFunc + nodeName + privFunc + `umask 077; d="$HOME/.cache/ioswarm"; ` +
 		`mkdir -p "$d/$1" || exit 1; b=$(priv "$d" "$d/$1"); [ -n "$b" ] && { echo "$b"; exit 0; }; ` +
-		`chmod 700 "$d" "$d/$1" || exit 1; sweep "$d"; ` +
+		`chmod 700 "$d" "$d/$1" || exit 1; ` +
 		`t="$d/$1/.ioswarm.part.$n.$$"; trap 'rm -f "$t"' EXIT; trap 'rm -f "$t"; exit 1' HUP INT TERM PIPE; ` +
 		receive + `r=$(sha <"$t") || exit 1; ` +
 		`[ "${r%% *}" = "$1" ] || { echo "the copy has sha256 ${r%% *}" >&2; exit 3; }; ` +
-		`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" || exit 1; ` +
+		`chmod 700 "$t" && mv -f "$t" "$d/$1/ioswarm" || exit 1; trap - EXIT HUP INT TERM PIPE; ` +
 		`f=$(fid "$d/$1/ioswarm") && printf '%s %s\n' "$1" "$f" >"$d/$1/ioswarm.verified.$n"; ` +
 		`for o in "$d"/*; do b=${o##*/}; [ "$b" = "$1" ] && continue; [ ${#b} = 64 ] && [ -f "$o/ioswarm" ] && ` +
 		`[ -n "$(find "$o/ioswarm" -atime +30 2>/dev/null)" ] && rm -rf "$o"; done; echo placed`
@@ -277,9 +303,12 @@ func probeText(paths []string) string {
 // from the cached copy of build hash, with the probe of that copy as its
 // fallback.
 func quickCommand(hash string, unames, args []string) string {
-	words := []string{"sh", "-c", quickScript + probeText([]string{""}), hash, hash, strings.Join(unames, " "), "", "--", "rank"}
+	words := []string{"sh", "-c", quickText(), hash, hash, strings.Join(unames, " "), "", "--", "rank"}
 	return shLine(append(words, args...)...)
 }
+
+// quickText is quickScript whole, with the probe of the cached copy.
+func quickText() string { return quickScript + probeText([]string{""}) + quickTail }
 
 // probeTagSlot stands in probeScript for the line that reports the tag.
 const probeTagSlot = `: tag; `

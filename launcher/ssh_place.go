@@ -46,9 +46,11 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 	var procs []*sshProc
 	var ans *probeAnswer
 	var exes []string
+	var held *heldProbe // a quick start's session that probed, to start the first rank
+	var firstStdin []byte
 	if spec != nil && l.placesCachedOnly(g) {
 		args, stdin := spec(t0, l.addressOf(conns[0]))
-		p, home, a, err := l.quickStart(ctx, conns[0], t0, args, stdin)
+		p, home, h, err := l.quickStart(ctx, conns[0], t0, args, stdin)
 		if err != nil {
 			return nil, err
 		}
@@ -58,13 +60,27 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 			st.cached.Add(1)
 			exes = slices.Repeat([]string{cachedExe(home, l.build.hash)}, len(g))
 		} else {
-			ans = &a
+			held, ans, firstStdin = h, &h.ans, stdin
+			defer func() {
+				if held != nil {
+					held.close()
+				}
+			}()
 		}
 	}
 	if exes == nil {
 		if exes, err = l.place(ctx, conns[0], g, st, ans); err != nil {
 			return nil, err
 		}
+	}
+	if held != nil {
+		p, err := held.start(ctx, firstStdin)
+		held = nil
+		if err != nil {
+			return nil, err
+		}
+		l.trackProc(p)
+		procs = append(procs, p)
 	}
 	l.mu.Lock()
 	for i, t := range g {

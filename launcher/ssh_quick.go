@@ -9,27 +9,32 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/crypto/ssh"
 )
 
 // quickStart starts t's rank from the node's cached copy in the session
 // that finds it verified (quickScript), and returns the rank and the
 // node's home directory. When the node has no stamped copy, the same
 // session probes the node instead, and quickStart returns no rank but the
-// probe's answer, for place to go on from. Either way the node costs one
-// session where Prepare and Start cost two or three.
-func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []string, stdin []byte) (*sshProc, string, probeAnswer, error) {
+// probe's answer in that session, held open: place goes on from the
+// answer, and the held session then starts the rank once the copy is in
+// place (heldProbe.start). Either way the node costs one session fewer
+// than a probe, a copy and a rank's.
+func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []string, stdin []byte) (*sshProc, string, *heldProbe, error) {
 	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
 	defer cancel()
 	sess, err := c.newSession(pctx)
 	if err != nil {
-		return nil, "", probeAnswer{}, err
+		return nil, "", nil, err
 	}
 	in, out, errOut, err := c.pipedStart(sess, quickCommand(l.build.hash, l.build.unames, args))
 	if err != nil {
-		return nil, "", probeAnswer{}, err
+		return nil, "", nil, err
 	}
-	// Until the first line says what the session is, nothing ends it but
-	// pctx: a node that hangs (a home on a dead NFS server) is cut off.
+	// Until the session is a rank's or a held probe's, nothing ends it
+	// but pctx: a node that hangs (a home on a dead NFS server) is cut off.
 	stopWatch := context.AfterFunc(pctx, func() { sess.Close() })
 	held := &heldLines{log: l.Log, host: t.Host, rank: t.Rank}
 	stderrDone := make(chan struct{})
@@ -41,46 +46,137 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 	first, readErr := br.ReadString('\n')
 	first = strings.TrimSuffix(first, "\n")
 	if pid, home, ok := startLine(first); ok && readErr == nil && stopWatch() {
-		p := &sshProc{procEnd: newProcEnd(), conn: c, sess: sess, in: in, grace: l.Grace}
-		p.pid.Store(int64(pid))
-		held.forward()
-		// Unread output would hold back the session's flow control
-		// window, which stderr shares.
-		go func() { _, _ = io.Copy(io.Discard, br) }()
-		go func() {
-			<-stderrDone
-			p.end()
-		}()
+		p := rankInSession(c, sess, in, br, held, stderrDone, pid, l.Grace)
 		if err := p.send(stdin); err != nil {
-			return nil, "", probeAnswer{}, err
+			return nil, "", nil, err
 		}
-		return p, home, probeAnswer{}, nil
+		return p, home, nil, nil
 	}
-	// A probe: read it all, then the session's end. Any other answer ends
-	// the session at once, since a rank may be waiting behind it.
+	// A probe of the cached copy answers four lines, then waits.
+	var answer strings.Builder
+	if first == "probe" && readErr == nil {
+		for range 4 {
+			line, err := br.ReadString('\n')
+			answer.WriteString(line)
+			if err != nil {
+				readErr = err
+				break
+			}
+		}
+		if readErr == nil {
+			if !stopWatch() {
+				sess.Close()
+				return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+			}
+			ans, err := parseProbe([]byte(answer.String()), 1)
+			if err != nil {
+				sess.Close()
+				return nil, "", nil, err
+			}
+			return nil, "", &heldProbe{ans: ans, conn: c, sess: sess, in: in, out: br, held: held,
+				stderrDone: stderrDone, timeout: l.probeTimeout(), grace: l.Grace}, nil
+		}
+	}
+	// Anything else ends the session at once, since a rank may be waiting
+	// behind it; a probe cut short is read to its end.
 	if first != "probe" {
 		sess.Close()
 	}
-	var rest cappedBuffer
+	rest := cappedBuffer{}
+	rest.Write([]byte(answer.String()))
 	_, _ = io.Copy(&rest, br)
 	<-stderrDone
 	waitErr := sess.Wait()
 	sess.Close()
 	if !stopWatch() {
-		return nil, "", probeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+		return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
 	}
-	if readErr == nil && first == "probe" {
-		if waitErr != nil {
-			return nil, "", probeAnswer{}, fmt.Errorf("probing the node: %s%s", c.exitError(waitErr), stderrTail(held.text()))
-		}
-		ans, err := parseProbe(rest.Bytes(), 1)
-		return nil, "", ans, err
+	if waitErr != nil && (first == "" || first == "probe") {
+		return nil, "", nil, fmt.Errorf("probing the node: %s%s", c.exitError(waitErr), stderrTail(held.text()))
 	}
-	if waitErr != nil && first == "" {
-		return nil, "", probeAnswer{}, fmt.Errorf("probing the node: %s%s", c.exitError(waitErr), stderrTail(held.text()))
-	}
-	return nil, "", probeAnswer{}, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)",
+	return nil, "", nil, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)",
 		first+"\n"+rest.String())
+}
+
+// rankInSession makes the rank that quickScript started in sess (its
+// "start" line read from out) a rank like any other: its standard error
+// forwarded, its output drained, its end recorded.
+func rankInSession(c *sshConn, sess *ssh.Session, in io.WriteCloser, out *bufio.Reader, held *heldLines,
+	stderrDone <-chan struct{}, pid int, grace time.Duration) *sshProc {
+	p := &sshProc{procEnd: newProcEnd(), conn: c, sess: sess, in: in, grace: grace}
+	p.pid.Store(int64(pid))
+	held.forward()
+	// Unread output would hold back the session's flow control window,
+	// which stderr shares.
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	go func() {
+		<-stderrDone
+		p.end()
+	}()
+	return p
+}
+
+// heldProbe is a quick start's session that probed the node and waits to
+// be told the copy is in place.
+type heldProbe struct {
+	ans        probeAnswer
+	conn       *sshConn
+	sess       *ssh.Session
+	in         io.WriteCloser
+	out        *bufio.Reader
+	held       *heldLines
+	stderrDone <-chan struct{}
+	timeout    time.Duration
+	grace      time.Duration
+}
+
+// start has the held session start the rank from the copy now in place
+// and then writes stdin to it.
+func (h *heldProbe) start(ctx context.Context, stdin []byte) (*sshProc, error) {
+	if _, err := io.WriteString(h.in, "go\n"); err != nil {
+		h.close()
+		return nil, fmt.Errorf("starting the rank: %w", h.conn.sessionError(err))
+	}
+	sctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	stopWatch := context.AfterFunc(sctx, func() { h.sess.Close() })
+	line, err := h.out.ReadString('\n')
+	if !stopWatch() {
+		h.close()
+		return nil, fmt.Errorf("starting the rank: %w", context.Cause(sctx))
+	}
+	line = strings.TrimSuffix(line, "\n")
+	if pid, _, ok := startLine(line); ok && err == nil {
+		p := rankInSession(h.conn, h.sess, h.in, h.out, h.held, h.stderrDone, pid, h.grace)
+		if err := p.send(stdin); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
+	if err != nil { // the script ended: say how, waiting a moment for its status
+		done := make(chan error, 1)
+		go func() { done <- h.sess.Wait() }()
+		var werr error
+		select {
+		case werr = <-done:
+		case <-time.After(time.Second):
+		}
+		h.close()
+		how := "without an answer"
+		if werr != nil {
+			how = fmt.Sprintf("(%v)", h.conn.exitError(werr))
+		}
+		return nil, fmt.Errorf("starting the rank: the session ended %s%s", how, stderrTail(h.held.text()))
+	}
+	h.close()
+	return nil, fmt.Errorf("starting the rank: unexpected answer %q", line)
+}
+
+// close ends the held session without starting a rank: the script reads
+// its input's end and exits.
+func (h *heldProbe) close() {
+	h.in.Close()
+	h.sess.Close()
 }
 
 // startLine parses quickScript's "start PID HOME".

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,8 +35,8 @@ func startOne(t *testing.T, s *testServer, bin string, log *sshLog, rank int, ar
 // that finds it: no probe, no second session. It gets its input, its
 // standard error comes back, and it is killed by the PID that session
 // announced when it ignores everything else. A copy whose stamp is gone
-// is probed in that same session and started in a second; a cold node
-// is probed, copied to and started, three sessions as before.
+// is probed, stamped and started in that same session; a cold node is
+// probed, copied to, and started in the probe's session: two sessions.
 func TestSSHWarmStartTakesOneSession(t *testing.T) {
 	s := newTestServer(t)
 	s.noSignal = true
@@ -45,8 +46,8 @@ func TestSSHWarmStartTakesOneSession(t *testing.T) {
 	p := startOne(t, s, bin, &cold, 2, "--job", "j")
 	waitLog(t, &cold, "[127.0.0.1 rank 2] secret c0ffee 127.0.0.1, args rank --job j")
 	p.Stop()
-	if n := len(s.seen()); n != 3 || copies(s) != 1 {
-		t.Fatalf("cold start: %d sessions, %d copies (%q); want the quick start's probe, a copy and the rank", n, copies(s), s.seen())
+	if n := len(s.seen()); n != 2 || copies(s) != 1 {
+		t.Fatalf("cold start: %d sessions, %d copies (%q); want the quick start (probe, then rank) and a copy", n, copies(s), s.seen())
 	}
 
 	before := len(s.seen())
@@ -78,8 +79,8 @@ func TestSSHWarmStartTakesOneSession(t *testing.T) {
 	p = startOne(t, s, bin, &unstamped, 0, "--job", "k")
 	waitLog(t, &unstamped, "[127.0.0.1 rank 0] secret c0ffee 127.0.0.1, args rank --job k")
 	p.Stop()
-	if got := s.seen()[before:]; len(got) != 2 || copies(s) != 1 {
-		t.Errorf("start without a stamp ran %q, %d copies in all; want the quick start (probing) and the rank", got, copies(s))
+	if got := s.seen()[before:]; len(got) != 1 || copies(s) != 1 {
+		t.Errorf("start without a stamp ran %q, %d copies in all; want the quick start alone (probing, then the rank)", got, copies(s))
 	}
 	if _, err := os.Stat(stamps[0]); err != nil {
 		t.Errorf("the probe did not stamp the copy again: %v", err)
@@ -167,5 +168,39 @@ func TestSSHPrepareStartManyRanksOnOneHost(t *testing.T) {
 	}
 	if copies(s) != 1 {
 		t.Errorf("%d copies to one host, want 1", copies(s))
+	}
+}
+
+// On a node where the quick start's checks never pass (its stat lacks
+// --printf), the probe's session still starts the rank once the copy is
+// in place: two sessions cold (the probe's and the copy's), one warm (a
+// probe that finds the copy stamped), and the job secret read by the
+// rank alone, once per start.
+func TestSSHProbeSessionStartsTheRank(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	dir := t.TempDir()
+	stat, err := exec.LookPath("stat")
+	if err != nil {
+		t.Skip("no stat on this machine")
+	}
+	noPrintf := "#!/bin/sh\ncase \"$1\" in --printf) exit 1;; esac\nexec " + stat + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "stat"), []byte(noPrintf), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.path = dir + ":" + os.Getenv("PATH")
+	for i, want := range []int{2, 1} {
+		before := len(s.seen())
+		var log sshLog
+		p := startOne(t, s, bin, &log, i, "--job", "n")
+		waitLog(t, &log, fmt.Sprintf("[127.0.0.1 rank %d] secret c0ffee 127.0.0.1, args rank --job n", i))
+		p.Stop()
+		if got := s.seen()[before:]; len(got) != want || copies(s) != 1 || !strings.Contains(got[0], "echo probe") {
+			t.Errorf("start %d ran %q (%d copies in all); want %d sessions, the first the quick start", i, got, copies(s), want)
+		}
+		b, _ := os.ReadFile(filepath.Join(s.home, "secrets"))
+		if n := strings.Count(string(b), "c0ffee"); n != i+1 {
+			t.Errorf("after start %d the secret was read %d times (%q)", i, n, b)
+		}
 	}
 }
