@@ -47,7 +47,6 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 	var ans *probeAnswer
 	var exes []string
 	var held *heldProbe // a quick start's session that probed, to start the first rank
-	var firstStdin []byte
 	if spec != nil && l.placesCachedOnly(g) {
 		args, stdin := spec(t0, l.addressOf(conns[0]))
 		p, home, h, err := l.quickStart(ctx, conns[0], t0, args, stdin)
@@ -60,7 +59,7 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 			st.cached.Add(1)
 			exes = slices.Repeat([]string{cachedExe(home, l.build.hash)}, len(g))
 		} else {
-			held, ans, firstStdin = h, &h.ans, stdin
+			held, ans = h, &h.ans
 			defer func() {
 				if held != nil {
 					held.close()
@@ -74,7 +73,7 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 		}
 	}
 	if held != nil {
-		p, err := held.start(ctx, firstStdin)
+		p, err := held.start(ctx)
 		held = nil
 		if err != nil {
 			return nil, err

@@ -74,7 +74,7 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 				return nil, "", nil, err
 			}
 			return nil, "", &heldProbe{ans: ans, conn: c, sess: sess, in: in, out: br, held: held,
-				stderrDone: stderrDone, timeout: l.probeTimeout(), grace: l.Grace}, nil
+				stderrDone: stderrDone, stdin: stdin, timeout: l.probeTimeout(), grace: l.Grace}, nil
 		}
 	}
 	// Anything else ends the session at once, since a rank may be waiting
@@ -126,13 +126,14 @@ type heldProbe struct {
 	out        *bufio.Reader
 	held       *heldLines
 	stderrDone <-chan struct{}
+	stdin      []byte // the rank's input, written once it has started
 	timeout    time.Duration
 	grace      time.Duration
 }
 
 // start has the held session start the rank from the copy now in place
-// and then writes stdin to it.
-func (h *heldProbe) start(ctx context.Context, stdin []byte) (*sshProc, error) {
+// and then writes the rank's input to it.
+func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
 	if _, err := io.WriteString(h.in, "go\n"); err != nil {
 		h.close()
 		return nil, fmt.Errorf("starting the rank: %w", h.conn.sessionError(err))
@@ -148,19 +149,13 @@ func (h *heldProbe) start(ctx context.Context, stdin []byte) (*sshProc, error) {
 	line = strings.TrimSuffix(line, "\n")
 	if pid, _, ok := startLine(line); ok && err == nil {
 		p := rankInSession(h.conn, h.sess, h.in, h.out, h.held, h.stderrDone, pid, h.grace)
-		if err := p.send(stdin); err != nil {
+		if err := p.send(h.stdin); err != nil {
 			return nil, err
 		}
 		return p, nil
 	}
 	if err != nil { // the script ended: say how, waiting a moment for its status
-		done := make(chan error, 1)
-		go func() { done <- h.sess.Wait() }()
-		var werr error
-		select {
-		case werr = <-done:
-		case <-time.After(time.Second):
-		}
+		werr := endSession(h.sess)
 		h.close()
 		how := "without an answer"
 		if werr != nil {

@@ -373,16 +373,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 	// failed ends the session and says how it ended.
 	failed := func(answer string, cause error) (fetched, error) {
 		in.Close()
-		done := make(chan error, 1)
-		go func() { done <- sess.Wait() }()
-		var err error
-		select {
-		case err = <-done:
-			err = c.exitError(err)
-		case <-time.After(time.Second):
-			err = cause
-		}
-		sess.Close()
+		err := c.exitError(endSession(sess))
 		if err == nil {
 			err = cause
 		}
@@ -413,7 +404,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 	if err != nil || answer != "placed" {
 		return failed(answer, err)
 	}
-	end := func() { in.Close(); endSession(sess) }
+	end := func() { in.Close(); _ = endSession(sess) }
 	if !serve {
 		end()
 		return fetched{answer: answer}, nil
@@ -454,14 +445,18 @@ func (t *copyTree) addNode(name, host string, port int, end func()) {
 // session regardless: a node that does not answer must not hold up the
 // launch, or a Ctrl-C. Its server ends on its own once sshd closes its
 // input, at the latest when the connection goes.
-func endSession(sess *ssh.Session) {
-	done := make(chan struct{})
-	go func() { _ = sess.Wait(); close(done) }()
+// It returns how the session ended: Wait's error, nil when it ended well
+// or did not end within that second.
+func endSession(sess *ssh.Session) error {
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	var err error
 	select {
-	case <-done:
+	case err = <-done:
 	case <-time.After(time.Second):
 	}
 	sess.Close()
+	return err
 }
 
 // close stops every server of the tree, the coordinator's and the nodes',
