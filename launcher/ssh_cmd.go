@@ -219,8 +219,17 @@ var quickScript = nodeName + sweepMineFunc + `q() { d="$HOME/.cache/ioswarm"; p=
 
 // quickTail follows the probe in quickScript: the probe runs as a function
 // of the probe's three arguments, keeping the rank's for after "go".
-const quickTail = `; }; pr "$1" "$2" "$3"; read -r w || exit 0; [ "$w" = go ] || exit 0; ` +
-	`p="$HOME/.cache/ioswarm/$0/ioswarm"; echo "start $$ $HOME"; shift 4; exec "$p" "$@"`
+// Until then the session also takes "fetch HOST PORT SECONDS" (the token
+// on the next line): it places the copy streamed from that server as a
+// fetch session would (heldFetchScript), in a subshell, so that a fetch
+// that fails leaves the session waiting, and answers "fetched STATUS"
+// after the script's own answer and its errors (its standard error joins
+// the output, so they arrive in order, before the status). A cold node that streams its copy so
+// costs one session, as a warm node does.
+var quickTail = `; }; pr "$1" "$2" "$3"; fe() { ( set -- "$0" "$1" "$2" - "$3"; ` + heldFetchScript + ` ) }; ` +
+	`while read -r w a b c; do case $w in ` +
+	`go) p="$HOME/.cache/ioswarm/$0/ioswarm"; echo "start $$ $HOME"; shift 4; exec "$p" "$@";; ` +
+	`fetch) fe "$a" "$b" "$c" 2>&1; echo "fetched $?";; *) exit 0;; esac; done; exit 0`
 
 // copyScript receives the binary on standard input into a temporary name
 // in the private cache directory, checks its SHA-256 against $1, and only
@@ -249,10 +258,14 @@ var copyScript = placeScript(`cat >"$t" || exit 1; `)
 // $4 "serve" the script then becomes the node's copy server (its input's
 // second line is the server's token), which saves the node a session. $5
 // is the stream's time limit in seconds.
-var fetchScript = placeScript(`read -r k || exit 1; `+
-	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || { echo notools; exit 0; }; `+
-	`timeout "$5" bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' `+
-	`"$2" "$3" "$k" >"$t" || exit 4; `) + `; [ "$4" = serve ] && exec "$d/$1/ioswarm" serve-copy; exit 0`
+var fetchScript = heldFetchScript + `; [ "$4" = serve ] && exec "$d/$1/ioswarm" serve-copy; exit 0`
+
+// heldFetchScript is fetchScript without becoming a server: what a quick
+// start's held session runs on "fetch" (quickTail).
+var heldFetchScript = placeScript(`read -r k || exit 1; ` +
+	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || { echo notools; exit 0; }; ` +
+	`timeout "$5" bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' ` +
+	`"$2" "$3" "$k" >"$t" || exit 4; `)
 
 // fetchTimeout bounds one fetch from another node: 16 MiB take well under
 // a second on a cluster network, and a server that stopped answering must

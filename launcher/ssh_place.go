@@ -68,9 +68,12 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 		}
 	}
 	if exes == nil {
-		if exes, err = l.place(ctx, conns[0], g, st, ans); err != nil {
+		if exes, err = l.place(ctx, conns[0], g, st, ans, held); err != nil {
 			return nil, err
 		}
+	}
+	if held != nil && held.dead { // a fetch in it failed: the rank takes a session of its own
+		held = nil
 	}
 	if held != nil {
 		p, err := held.start(ctx)
@@ -145,8 +148,9 @@ func (l *SSH) trackProc(p *sshProc) {
 // architecture, its home directory, its cache directory's tag and the
 // SHA-256 of every candidate binary; only a missing or altered cached
 // copy is then sent. ans is that probe's answer when quickStart already
-// has it (g then places the cached copy only), nil to probe here.
-func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats, ans *probeAnswer) ([]string, error) {
+// has it (g then places the cached copy only), nil to probe here; held is
+// that quick start's session, waiting, where a fetch may run.
+func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats, ans *probeAnswer, held *heldProbe) ([]string, error) {
 	var paths []string
 	for _, t := range g {
 		if p := l.exeOf(t); !slices.Contains(paths, p) {
@@ -165,7 +169,7 @@ func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats,
 	}
 	resolved := map[string]string{}
 	for i, p := range paths {
-		exe, err := l.settle(ctx, c, p, *ans, ans.states[i], st)
+		exe, err := l.settle(ctx, c, p, *ans, ans.states[i], st, held)
 		if err != nil {
 			return nil, err
 		}
@@ -229,7 +233,7 @@ func validTag(s string) bool {
 
 // settle decides about one candidate binary given the probe's answer
 // (state): use it, copy this build, or fail.
-func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswer, state string, st *placeStats) (string, error) {
+func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswer, state string, st *placeStats, held *heldProbe) (string, error) {
 	home := ans.home
 	hash := l.build.hash
 	if exe != "" {
@@ -258,16 +262,17 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswe
 	default:
 		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, shortHash(state), shortHash(hash))
 	}
-	if err := l.copyOnce(ctx, c, ans.tag, st); err != nil {
+	if err := l.copyOnce(ctx, c, ans.tag, st, held); err != nil {
 		return "", err
 	}
 	return cached, nil
 }
 
 // deliver puts this build in the cache of c's node: from the copy tree's
-// servers where it can, else over SSH.
-func (l *SSH) deliver(ctx context.Context, c *sshConn, st *placeStats) error {
-	ok, err := l.fetch(ctx, c, st.tree)
+// servers where it can (in held, the node's waiting quick start session,
+// when it has one), else over SSH.
+func (l *SSH) deliver(ctx context.Context, c *sshConn, st *placeStats, held *heldProbe) error {
+	ok, err := l.fetch(ctx, c, st.tree, held)
 	if err != nil {
 		return err
 	}

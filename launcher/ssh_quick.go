@@ -129,6 +129,7 @@ type heldProbe struct {
 	stdin      []byte // the rank's input, written once it has started
 	timeout    time.Duration
 	grace      time.Duration
+	dead       bool // closed: the rank cannot start in it
 }
 
 // start has the held session start the rank from the copy now in place
@@ -170,8 +171,60 @@ func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
 // close ends the held session without starting a rank: the script reads
 // its input's end and exits.
 func (h *heldProbe) close() {
+	h.dead = true
 	h.in.Close()
 	h.sess.Close()
+}
+
+// fetch has the held session place the copy streamed from host:port (see
+// quickTail), within limit for the stream, and returns the script's
+// answer: "placed" when the copy is in place. A session that fails to
+// answer in time is closed (dead): the node's rank then needs a session
+// of its own.
+func (h *heldProbe) fetch(ctx context.Context, host string, port int, token string, limit, connect time.Duration) (string, error) {
+	secs := strconv.Itoa(max(int(limit/time.Second), 1))
+	if _, err := io.WriteString(h.in, "fetch "+host+" "+strconv.Itoa(port)+" "+secs+"\n"+token+"\n"); err != nil {
+		h.close()
+		return "", h.conn.sessionError(err)
+	}
+	fctx, cancel := context.WithTimeoutCause(ctx, limit+connect, fmt.Errorf("no answer within %v", limit+connect))
+	defer cancel()
+	stopWatch := context.AfterFunc(fctx, func() { h.sess.Close() })
+	var answer string
+	var said []string // the script's other lines: its errors
+	for {
+		line, err := h.out.ReadString('\n')
+		if err != nil {
+			h.close()
+			if !stopWatch() {
+				return answer, context.Cause(fctx)
+			}
+			return answer, fmt.Errorf("the session ended%s", stderrTail(strings.Join(said, "\n")))
+		}
+		line = strings.TrimSuffix(line, "\n")
+		status, ok := strings.CutPrefix(line, "fetched ")
+		if !ok {
+			if answer == "" && (line == "placed" || line == "notools" || strings.HasPrefix(line, "unsafe ")) {
+				answer = line
+			} else if len(said) < maxHeldLines {
+				said = append(said, line)
+			}
+			continue
+		}
+		if !stopWatch() {
+			h.close()
+			return answer, context.Cause(fctx)
+		}
+		switch {
+		case status != "0":
+			return answer, fmt.Errorf("exit status %s%s", status, stderrTail(strings.Join(said, "\n")))
+		case answer == "":
+			return "", fmt.Errorf("the script gave no answer%s", stderrTail(strings.Join(said, "\n")))
+		case answer != "placed": // the node's shortcoming (notools, unsafe): fetch says which
+			return answer, fmt.Errorf("answer %q", answer)
+		}
+		return answer, nil
+	}
 }
 
 // startLine parses quickScript's "start PID HOME".

@@ -45,11 +45,11 @@ func (s *sharedCopies) claim(tag string) (*sharedCopy, bool) {
 // sent. A node with no tag, a failed first copy, or a copy the node does
 // not find (a tag copied along with a home directory to another machine)
 // gets a copy of its own.
-func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeStats) error {
+func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeStats, held *heldProbe) error {
 	if tag != "" {
 		first, lead := st.copies.claim(tag)
 		if lead {
-			err := l.deliver(ctx, c, st)
+			err := l.deliver(ctx, c, st, held)
 			first.err = err
 			close(first.done)
 			if err == nil {
@@ -73,7 +73,7 @@ func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeSta
 			}
 		}
 	}
-	if err := l.deliver(ctx, c, st); err != nil {
+	if err := l.deliver(ctx, c, st, held); err != nil {
 		return err
 	}
 	st.copied.Add(1)

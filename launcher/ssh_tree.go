@@ -268,9 +268,11 @@ func (t *copyTree) placed() {
 }
 
 // fetch has c's node take its copy from a server of the tree, and then,
-// in the same session, serve it to others. It reports false where the
-// node must get its copy over SSH instead.
-func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree) (bool, error) {
+// in the same session, serve it to others. A node that will not serve
+// fetches in held, its quick start's session, where there is one, and so
+// costs no session more. It reports false where the node must get its
+// copy over SSH instead.
+func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree, held *heldProbe) (bool, error) {
 	if t == nil || len(c.jumps) > 0 {
 		return false, nil // behind a jump host: reached only through SSH
 	}
@@ -280,7 +282,12 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree) (bool, error) 
 	}
 	node, _ := c.client.RemoteAddr().(*net.TCPAddr)
 	serve := node != nil && t.serveNext()
-	f, err := l.startFetch(ctx, c, s, t.token, serve, t.limit(s))
+	var f fetched
+	if held != nil && !held.dead && !serve {
+		f.answer, err = held.fetch(ctx, s.hostFor(c, l.Advertise), s.port, t.token, t.limit(s), l.connectTimeout())
+	} else {
+		f, err = l.startFetch(ctx, c, s, t.token, serve, t.limit(s))
+	}
 	if serve {
 		// The node's server, if it started, is among the sources before
 		// the promise goes (addNode below), so no count sees neither.

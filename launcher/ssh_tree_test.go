@@ -14,8 +14,9 @@ import (
 	"time"
 )
 
-// fetches counts the fetch scripts a test server was asked to run.
-func fetches(s *testServer) int { return ran(s, "/dev/tcp/") }
+// fetches counts the fetch sessions a test server was asked to run (a
+// quick start's held session fetches too, without a session of its own).
+func fetches(s *testServer) int { return ran(s, `exec "$d/$1/ioswarm" serve-copy`) }
 
 // needsStreamTools skips where this machine lacks what a node needs to
 // fetch a stream.
@@ -57,6 +58,109 @@ func TestSSHTreeStreamsTheCopy(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "copied to 1, already cached on 0; streamed to 1 (1 from the coordinator, 0 from other nodes), 0 over SSH") {
 		t.Errorf("log does not say the copy was streamed:\n%s", log.String())
+	}
+}
+
+// startTree prepares and starts one rank on s as a run does, with the
+// tree; before runs, if given, once the coordinator's server exists
+// (to aim it elsewhere).
+func startTree(t *testing.T, s *testServer, l *SSH, before func(*copyTree)) *placeStats {
+	t.Helper()
+	target := sshTarget(s, 0)
+	if err := l.init([]Target{target}); err != nil {
+		t.Fatal(err)
+	}
+	st := placeStats{tree: newCopyTree(l.build.path, "", l.Log, 1)}
+	if before != nil {
+		st.tree.mu.Lock()
+		st.tree.startRoot()
+		before(st.tree)
+		st.tree.mu.Unlock()
+	}
+	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "t"}, []byte("c0ffee\n") }
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	started, herrs := l.prepareAll(ctx, groupTargets([]Target{target}), &st, spec)
+	st.tree.close()
+	if len(herrs) > 0 {
+		t.Fatalf("Prepare: %v", herrs)
+	}
+	t.Cleanup(started[0].Stop)
+	return &st
+}
+
+// A cold node that streams its copy does so in the session that probed
+// it, which then becomes the rank: one session, as on a warm node.
+func TestSSHTreeColdStartTakesOneSession(t *testing.T) {
+	s, _, l, log := treeLauncher(t)
+	st := startTree(t, s, l, nil)
+	waitLog(t, log, "[127.0.0.1 rank 0] secret c0ffee, args rank --job t")
+	if got := s.seen(); len(got) != 1 || !strings.Contains(got[0], "echo probe") {
+		t.Errorf("a cold start ran %q; want the quick start alone", got)
+	}
+	if root, nodes := st.tree.counts(); st.fetched.Load() != 1 || root != 1 || nodes != 0 {
+		t.Errorf("%d copies streamed, %d by the coordinator, %d by nodes; want 1, 1, 0", st.fetched.Load(), root, nodes)
+	}
+}
+
+// A stream that fails in the held session leaves it waiting: the node gets
+// its copy over SSH, with a note saying why, and its rank still starts in
+// the session that probed it.
+func TestSSHTreeHeldFetchFailureKeepsTheSession(t *testing.T) {
+	s, _, l, log := treeLauncher(t)
+	startTree(t, s, l, func(tr *copyTree) { tr.sources[0].port = refusedPort(t) })
+	waitLog(t, log, "[127.0.0.1 rank 0] secret c0ffee, args rank --job t")
+	if got := s.seen(); len(got) != 2 || copies(s) != 1 || !strings.Contains(got[0], "echo probe") {
+		t.Errorf("ran %q (%d SSH copies); want the quick start, then an SSH copy", got, copies(s))
+	}
+	if !strings.Contains(log.String(), "no copy from the coordinator (exit status 4") {
+		t.Errorf("log does not say why the stream failed:\n%s", log.String())
+	}
+}
+
+// A node without bash says so in its held session, gets its copy over
+// SSH, and its rank still starts in that session.
+func TestSSHTreeHeldFetchWithoutBash(t *testing.T) {
+	s, _, l, log := treeLauncher(t)
+	s.path = pathWithout(t, "bash")
+	startTree(t, s, l, nil)
+	waitLog(t, log, "[127.0.0.1 rank 0] secret c0ffee, args rank --job t")
+	if got := s.seen(); len(got) != 2 || copies(s) != 1 {
+		t.Errorf("ran %q (%d SSH copies); want the quick start, then an SSH copy", got, copies(s))
+	}
+	if !strings.Contains(log.String(), "no copy from the coordinator (the node lacks bash or timeout)") {
+		t.Errorf("log does not say why there was no stream:\n%s", log.String())
+	}
+}
+
+// A held session that does not answer its fetch in time (here a timeout
+// program that never times out, and a server that never sends) is closed:
+// the node gets its copy over SSH and its rank a session of its own.
+func TestSSHTreeSilentHeldFetchClosesTheSession(t *testing.T) {
+	s, _, l, log := treeLauncher(t)
+	dir := t.TempDir()
+	lazy := "#!/bin/sh\nshift\nexec \"$@\"\n" // runs the command without a limit
+	if err := os.WriteFile(filepath.Join(dir, "timeout"), []byte(lazy), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.path = dir + ":" + os.Getenv("PATH")
+	l.ConnectTimeout = time.Second
+	begin := time.Now()
+	startTree(t, s, l, func(tr *copyTree) {
+		tr.untried = time.Second
+		tr.sources[0].port = blackHole(t)
+	})
+	waitLog(t, log, "[127.0.0.1 rank 0] secret c0ffee, args rank --job t")
+	took := time.Since(begin)
+	got := s.seen()
+	if len(got) != 3 || copies(s) != 1 || ran(s, `echo $$; exec "$0" "$@"`) != 1 {
+		t.Errorf("ran %q (%d SSH copies); want the quick start, an SSH copy and the rank's own session", got, copies(s))
+	}
+	if !strings.Contains(log.String(), "no copy from the coordinator (no answer within 2s)") {
+		t.Errorf("log does not say the fetch went unanswered:\n%s", log.String())
+	}
+	if took > 10*time.Second {
+		t.Errorf("the silent fetch held the node %v", took)
 	}
 }
 
