@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/barrier"
+	"ioswarm/binserve"
 	"ioswarm/rank"
 	"ioswarm/selfbin"
 )
@@ -26,7 +27,7 @@ type rankOptions struct {
 	Job, Host                     string
 	HeartbeatTimeout, JoinTimeout time.Duration
 	stdin                         io.Reader
-	log                           io.Writer
+	stdout, log                   io.Writer
 }
 
 // rankCommand is the process a launcher starts on each node. Its standard
@@ -47,7 +48,7 @@ func rankCommand() *cli.Command {
 		},
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
-			o.stdin, o.log = os.Stdin, os.Stderr
+			o.stdin, o.stdout, o.log = os.Stdin, os.Stdout, os.Stderr
 			return runRank(c.Context, o)
 		},
 	}
@@ -72,8 +73,9 @@ func runRank(ctx context.Context, o rankOptions) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
-		// Anything more on stdin is ignored; its end is the signal.
-		_, _ = io.Copy(io.Discard, stdin)
+		// Its end is the signal; the lines before it may ask the rank to
+		// serve its copy to other nodes for a while.
+		watchInput(ctx, stdin, o.stdout, o.log, "/proc/self/exe")
 		cancel(errors.New("standard input closed: the coordinator is gone"))
 	}()
 	err = rank.Serve(ctx, rank.Options{
@@ -121,6 +123,43 @@ func readLaunch(r io.Reader) (launchInput, io.Reader, error) {
 		return in, nil, fmt.Errorf("coordinator address %q on standard input: %w", in.addr, err)
 	}
 	return in, br, nil
+}
+
+// watchInput reads what follows the launch lines on a rank's input until
+// it ends. The SSH launcher writes "serve TOKEN" to the rank of a node that
+// has just received its verified copy: the rank then serves its own image
+// to other nodes (binserve), as serve-copy would without a process and a
+// session of its own, and answers "serving PORT" (port 0 where it cannot);
+// "unserve" stops it, once every node has its copy. The server also stops
+// with the input's end and after serveCopyLimit. Other lines are ignored.
+func watchInput(ctx context.Context, stdin io.Reader, stdout, log io.Writer, image string) {
+	var stop context.CancelFunc
+	defer func() {
+		if stop != nil {
+			stop()
+		}
+	}()
+	sc := bufio.NewScanner(stdin)
+	for sc.Scan() {
+		word, arg, _ := strings.Cut(strings.TrimSpace(sc.Text()), " ")
+		switch {
+		case word == "serve" && stop == nil:
+			sctx, cancel := context.WithTimeout(ctx, serveCopyLimit)
+			s := &binserve.Server{Path: image, Token: arg}
+			port := 0
+			if err := s.Listen(sctx, ":0"); err != nil {
+				cancel()
+				fmt.Fprintf(log, "warning: not serving this node's copy to others: %v\n", err)
+			} else {
+				stop, port = cancel, s.Port()
+			}
+			fmt.Fprintf(stdout, "serving %d\n", port)
+		case word == "unserve" && stop != nil:
+			stop()
+		}
+	}
+	// A line too long for the scanner must not end the watch early.
+	_, _ = io.Copy(io.Discard, stdin)
 }
 
 // cleanupCommand removes what a job left on this node after its rank died.

@@ -285,3 +285,66 @@ func TestServeCopyServesUntilInputEnds(t *testing.T) {
 		t.Fatal("serve-copy still runs 10 s after its input ended")
 	}
 }
+
+// A rank told "serve TOKEN" after its launch lines says its port, sends its
+// image to whoever presents the token, stops on "unserve", and returns when
+// its input ends.
+func TestRankServesItsCopyUntilTold(t *testing.T) {
+	image := filepath.Join(t.TempDir(), "image")
+	data := []byte(strings.Repeat("build", 1000))
+	if err := os.WriteFile(image, data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	token := strings.Repeat("cd", 16)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		watchInput(context.Background(), inR, outW, io.Discard, image)
+		close(done)
+	}()
+	if _, err := io.WriteString(inW, "something else\nserve "+token+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "serving ") || line == "serving 0\n" {
+		t.Fatalf("answer %q (%v), want serving PORT", line, err)
+	}
+	addr := "127.0.0.1:" + strings.TrimSpace(strings.TrimPrefix(line, "serving "))
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.WriteString(c, token+"\n")
+	got, _ := io.ReadAll(c)
+	c.Close()
+	if !bytes.Equal(got, data) {
+		t.Errorf("fetched %d bytes, want the image's %d", len(got), len(data))
+	}
+	if _, err := io.WriteString(inW, "unserve\n"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err != nil {
+			break // no longer listening
+		}
+		c.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("still serving 10 s after unserve")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	select {
+	case <-done:
+		t.Fatal("the watch ended before the input did")
+	default:
+	}
+	inW.Close()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watch still runs 10 s after the input ended")
+	}
+}

@@ -21,7 +21,10 @@ import (
 // fakeRank stands in for the ioswarm binary on the test server. As a rank
 // it reads the secret line, says so on stderr (and in $HOME/secrets) and
 // waits for its input to end, like the real rank; "stubborn" ignores its input and SIGTERM,
-// "sleepy" ignores only its input. Any other command prints its arguments.
+// "sleepy" ignores only its input. Asked to serve its copy, it answers
+// with the port in $HOME/serveport (0 without one) and serves nothing; it
+// says on stderr when it is asked to serve and to stop.
+// Any other command prints its arguments.
 const fakeRank = `#!/bin/sh
 if [ "$1" = rank ]; then
 	read secret
@@ -31,7 +34,12 @@ if [ "$1" = rank ]; then
 	stubborn) trap '' TERM; exec sleep 600 ;;
 	sleepy) exec sleep 600 ;;
 	esac
-	cat >/dev/null
+	while read -r l; do
+		case $l in
+		"serve "*) p=0; read -r p <"$HOME/serveport"; echo "serving $p"; echo "asked to serve" >&2 ;;
+		unserve) echo "asked to unserve" >&2 ;;
+		esac
+	done
 	echo "input ended" >&2
 	exit 0
 fi

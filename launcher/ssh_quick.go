@@ -46,7 +46,8 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 	first, readErr := br.ReadString('\n')
 	first = strings.TrimSuffix(first, "\n")
 	if pid, home, ok := startLine(first); ok && readErr == nil && stopWatch() {
-		p := rankInSession(c, sess, in, br, held, stderrDone, pid, l.Grace)
+		p := rankInSession(c, sess, in, held, stderrDone, pid, l.Grace)
+		drainOutput(br)
 		if err := p.send(stdin); err != nil {
 			return nil, "", nil, err
 		}
@@ -100,21 +101,23 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 
 // rankInSession makes the rank that quickScript started in sess (its
 // "start" line read from out) a rank like any other: its standard error
-// forwarded, its output drained, its end recorded.
-func rankInSession(c *sshConn, sess *ssh.Session, in io.WriteCloser, out *bufio.Reader, held *heldLines,
+// forwarded, its end recorded. Its output is the caller's to read or
+// drain (drainOutput).
+func rankInSession(c *sshConn, sess *ssh.Session, in io.WriteCloser, held *heldLines,
 	stderrDone <-chan struct{}, pid int, grace time.Duration) *sshProc {
 	p := &sshProc{procEnd: newProcEnd(), conn: c, sess: sess, in: in, grace: grace}
 	p.pid.Store(int64(pid))
 	held.forward()
-	// Unread output would hold back the session's flow control window,
-	// which stderr shares.
-	go func() { _, _ = io.Copy(io.Discard, out) }()
 	go func() {
 		<-stderrDone
 		p.end()
 	}()
 	return p
 }
+
+// drainOutput reads a rank's output to its end: unread output would hold
+// back the session's flow control window, which stderr shares.
+func drainOutput(out io.Reader) { go func() { _, _ = io.Copy(io.Discard, out) }() }
 
 // heldProbe is a quick start's session that probed the node and waits to
 // be told the copy is in place.
@@ -130,6 +133,10 @@ type heldProbe struct {
 	timeout    time.Duration
 	grace      time.Duration
 	dead       bool // closed: the rank cannot start in it
+	// Where the rank is to serve its copy (promiseServer): the tree that
+	// counts it as promised, and the address nodes dial.
+	tree      *copyTree
+	serveHost string
 }
 
 // start has the held session start the rank from the copy now in place
@@ -149,10 +156,13 @@ func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
 	}
 	line = strings.TrimSuffix(line, "\n")
 	if pid, _, ok := startLine(line); ok && err == nil {
-		p := rankInSession(h.conn, h.sess, h.in, h.out, h.held, h.stderrDone, pid, h.grace)
+		p := rankInSession(h.conn, h.sess, h.in, h.held, h.stderrDone, pid, h.grace)
 		if err := p.send(h.stdin); err != nil {
+			h.unpromise()
+			drainOutput(h.out)
 			return nil, err
 		}
+		h.serve(ctx)
 		return p, nil
 	}
 	if err != nil { // the script ended: say how, waiting a moment for its status
@@ -172,9 +182,69 @@ func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
 // its input's end and exits.
 func (h *heldProbe) close() {
 	h.dead = true
+	h.unpromise()
 	h.in.Close()
 	h.sess.Close()
 }
+
+// promiseServer has the rank this session starts serve its copy to other
+// nodes of t, at host; t counts the server as promised (serveNext) until
+// serve or close.
+func (h *heldProbe) promiseServer(t *copyTree, host string) {
+	h.tree, h.serveHost = t, host
+}
+
+// unpromise ends the tree's count of this node's server as promised.
+func (h *heldProbe) unpromise() {
+	if h.tree != nil {
+		h.tree.endFetch()
+		h.tree = nil
+	}
+}
+
+// serve asks the rank just started to serve its copy (see the rank's
+// watchInput) and adds it to the tree's servers; the tree tells it to
+// stop when it closes. A rank that does not answer in time serves no one.
+// The rank's output is drained after its answer.
+func (h *heldProbe) serve(ctx context.Context) {
+	t := h.tree
+	out := h.out
+	if t == nil {
+		drainOutput(out)
+		return
+	}
+	defer h.unpromise()
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := out.ReadString('\n')
+		answer <- strings.TrimSuffix(line, "\n")
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	stop := func() { _, _ = io.WriteString(h.in, "unserve\n") }
+	if _, err := io.WriteString(h.in, "serve "+t.token+"\n"); err != nil {
+		return
+	}
+	var line string
+	select {
+	case line = <-answer:
+	case <-time.After(serveAnswerWait):
+		stop()
+		return
+	case <-ctx.Done():
+		stop()
+		return
+	}
+	port, err := strconv.Atoi(strings.TrimPrefix(line, "serving "))
+	if err != nil || !strings.HasPrefix(line, "serving ") || port <= 0 {
+		return
+	}
+	t.addNode(h.conn.name, h.serveHost, port, stop)
+}
+
+// serveAnswerWait bounds the wait for a rank's "serving PORT": it comes
+// once the rank has started and hashed its image, well within this on a
+// loaded node; a rank slower than that serves no one.
+const serveAnswerWait = 10 * time.Second
 
 // fetch has the held session place the copy streamed from host:port (see
 // quickTail), within limit for the stream, and returns the script's

@@ -267,11 +267,12 @@ func (t *copyTree) placed() {
 	t.unplaced--
 }
 
-// fetch has c's node take its copy from a server of the tree, and then,
-// in the same session, serve it to others. A node that will not serve
-// fetches in held, its quick start's session, where there is one, and so
-// costs no session more. It reports false where the node must get its
-// copy over SSH instead.
+// fetch has c's node take its copy from a server of the tree, and then
+// serve it to others. Where the node has a quick start's session held,
+// the fetch runs in it and the rank that session starts does the serving,
+// so the node costs no session or process more; elsewhere a fetch session
+// of its own fetches and then becomes the server. It reports false where
+// the node must get its copy over SSH instead.
 func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree, held *heldProbe) (bool, error) {
 	if t == nil || len(c.jumps) > 0 {
 		return false, nil // behind a jump host: reached only through SSH
@@ -283,12 +284,18 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree, held *heldProb
 	node, _ := c.client.RemoteAddr().(*net.TCPAddr)
 	serve := node != nil && t.serveNext()
 	var f fetched
-	if held != nil && !held.dead && !serve {
+	inHeld := held != nil && !held.dead
+	if inHeld {
 		f.answer, err = held.fetch(ctx, s.hostFor(c, l.Advertise), s.port, t.token, t.limit(s), l.connectTimeout())
 	} else {
 		f, err = l.startFetch(ctx, c, s, t.token, serve, t.limit(s))
 	}
-	if serve {
+	switch {
+	case serve && inHeld && err == nil && !held.dead:
+		// The rank the held session starts will serve: the promise
+		// lasts until it answers (heldProbe.serve).
+		held.promiseServer(t, node.IP.String())
+	case serve:
 		// The node's server, if it started, is among the sources before
 		// the promise goes (addNode below), so no count sees neither.
 		defer t.endFetch()

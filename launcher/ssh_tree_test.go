@@ -118,6 +118,69 @@ func TestSSHTreeHeldFetchFailureKeepsTheSession(t *testing.T) {
 	}
 }
 
+// The rank of a node that fetched its copy in its held session serves the
+// copy to the next node (here at a port where nothing listens, so the
+// next node's fetch from it fails and is noted, naming the node), and is
+// told to stop once every node is placed.
+func TestSSHTreeRankServesItsCopy(t *testing.T) {
+	needsStreamTools(t)
+	_, user := newKey(t)
+	servers := []*testServer{newTestServerFor(t, user), newTestServerFor(t, user)}
+	bin := writeFakeRank(t)
+	var log sshLog
+	l := testSSH(t, servers[0], bin, &log)
+	l.Tree, l.Fanout = true, 1 // one node after another: the first serves the second
+	known := ""
+	for _, s := range servers {
+		k, _ := os.ReadFile(s.known)
+		known += string(k)
+	}
+	if err := os.WriteFile(servers[0].known, []byte(known), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	port := refusedPort(t)
+	for _, s := range servers { // whichever node goes first serves
+		if err := os.WriteFile(filepath.Join(s.home, "serveport"), []byte(fmt.Sprintln(port)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	targets := []Target{sshTarget(servers[0], 0), sshTarget(servers[1], 1)}
+	if err := l.init(targets); err != nil {
+		t.Fatal(err)
+	}
+	st := placeStats{tree: newCopyTree(bin, "", l.Log, 2)}
+	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "t"}, []byte("c0ffee\n") }
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	started, herrs := l.prepareAll(ctx, groupTargets(targets), &st, spec)
+	for _, p := range started {
+		t.Cleanup(p.Stop)
+	}
+	if len(herrs) > 0 {
+		st.tree.close()
+		t.Fatalf("Prepare: %v", herrs)
+	}
+	st.tree.close()
+	waitLog(t, &log, "asked to unserve")
+	if !strings.Contains(log.String(), fmt.Sprintf("note: host 127.0.0.1: no copy from 127.0.0.1 (exit status 4")) {
+		t.Errorf("the second node did not try the first's server:\n%s", log.String())
+	}
+	if n := strings.Count(log.String(), "asked to serve"); n != 1 {
+		t.Errorf("%d ranks asked to serve, want 1:\n%s", n, log.String())
+	}
+	sessions := len(servers[0].seen()) + len(servers[1].seen())
+	if sessions != 3 || fetches(servers[0])+fetches(servers[1]) != 0 || copies(servers[0])+copies(servers[1]) != 1 {
+		t.Errorf("ran %q and %q; want a quick start each and one SSH copy", servers[0].seen(), servers[1].seen())
+	}
+	tr := st.tree
+	tr.mu.Lock()
+	promised := tr.promised
+	tr.mu.Unlock()
+	if promised != 0 {
+		t.Errorf("%d servers still promised after the launch", promised)
+	}
+}
+
 // A node without bash says so in its held session, gets its copy over
 // SSH, and its rank still starts in that session.
 func TestSSHTreeHeldFetchWithoutBash(t *testing.T) {
