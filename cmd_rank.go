@@ -57,15 +57,6 @@ func rankCommand() *cli.Command {
 // runRank is one node's rank: it serves the coordinator until told to
 // stop or until its standard input ends.
 func runRank(ctx context.Context, o rankOptions) error {
-	// The running image is hashed before the secret is read, and the hash
-	// is proved in the handshake: a file swapped after the launcher
-	// checked it is refused by the coordinator, whatever the launcher saw.
-	// It is hashed in full every time, never taken from the launcher's
-	// stamp: the proof must not depend on what fooled the launcher.
-	hash, err := selfbin.Image()
-	if err != nil {
-		return err
-	}
 	in, stdin, err := readLaunch(o.stdin)
 	if err != nil {
 		return err
@@ -74,10 +65,21 @@ func runRank(ctx context.Context, o rankOptions) error {
 	defer cancel(nil)
 	go func() {
 		// Its end is the signal; the lines before it may ask the rank to
-		// serve its copy to other nodes for a while.
+		// serve its copy to other nodes for a while, which it does from
+		// here on, while it hashes its image: other nodes' copies wait
+		// for this one's server.
 		watchInput(ctx, stdin, o.stdout, o.log, "/proc/self/exe")
 		cancel(errors.New("standard input closed: the coordinator is gone"))
 	}()
+	// The running image is hashed, and the hash is proved in the
+	// handshake: a file swapped after the launcher checked it is refused
+	// by the coordinator, whatever the launcher saw. It is hashed in full
+	// every time, never taken from the launcher's stamp: the proof must
+	// not depend on what fooled the launcher.
+	hash, err := selfbin.Image()
+	if err != nil {
+		return err
+	}
 	err = rank.Serve(ctx, rank.Options{
 		Addr: in.addr, Rank: o.Rank, JobID: o.Job, Host: o.Host,
 		BinaryHash: hash, Secret: in.secret, Log: o.log,

@@ -6,6 +6,9 @@
 #
 # Usage: bench/launch-vs-pdsh.sh [N]        (default 16; run as root)
 #   ROUNDS=5  IOSWARM=/path/to/ioswarm (built with CGO_ENABLED=0 if unset)
+#   BASELINE=/path/to/other/ioswarm also times that build's cold and warm
+#   launches in every round, right after this one's, for a before/after
+#   comparison in the same rounds.
 #   CLUSTER_SHARED_HOME=1 gives every node one home directory, as most
 #   clusters have: a cold launch then copies the binary once.
 #
@@ -90,7 +93,7 @@ launch() {
 	local start pid dirs
 	now_us
 	start=$REPLY
-	"${HEAD[@]}" "$IOSWARM" run --hosts "$CLUSTER_HOSTS_FILE" --ssh-config "$CLUSTER_SSH_CONFIG" \
+	"${HEAD[@]}" "${BIN:-$IOSWARM}" run --hosts "$CLUSTER_HOSTS_FILE" --ssh-config "$CLUSTER_SSH_CONFIG" \
 		--threads "$N" --file-size 1MiB --block 1MiB --phases write --no-fsync --drop-caches off \
 		--dir "$DATA" --format csv "$@" >/dev/null 2>"$WORK/run.log" &
 	pid=$!
@@ -160,7 +163,7 @@ clear_caches() {
 
 size=$(stat -c %s "$IOSWARM")
 echo "nodes $N, rounds $ROUNDS, binary $((size / 1024 / 1024)) MiB, $(nproc) cores, shared home: ${CLUSTER_SHARED_HOME:-0}" >&2
-pdsh_s=() copy_s=() cold_s=() coldssh_s=() warm_s=() mem=() fd=()
+pdsh_s=() copy_s=() cold_s=() coldssh_s=() warm_s=() mem=() fd=() basecold_s=() basewarm_s=()
 for ((r = 1; r <= ROUNDS; r++)); do
 	pdsh_s+=("$(pdsh_time)")
 	copy_s+=("$(ssh_copy)")
@@ -174,9 +177,18 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	clear_caches
 	read -r t h f <<<"$(launch --copy-tree=false)"
 	coldssh_s+=("$t") mem+=("$h") fd+=("$f")
+	if [ -n "${BASELINE:-}" ]; then
+		clear_caches
+		read -r t _ <<<"$(BIN=$BASELINE launch)"
+		basecold_s+=("$t")
+		read -r t _ <<<"$(BIN=$BASELINE launch)"
+		basewarm_s+=("$t")
+		echo "round $r: baseline cold ${basecold_s[-1]} s, warm ${basewarm_s[-1]} s" >&2
+	fi
 	echo "round $r: pdsh ${pdsh_s[-1]} s, ssh copy ${copy_s[-1]} s, cold ${cold_s[-1]} s, warm ${warm_s[-1]} s, cold over SSH ${coldssh_s[-1]} s; coordinator peak RSS ${mem[-3]}/${mem[-2]}/${mem[-1]} KiB, fds ${fd[-3]}/${fd[-2]}/${fd[-1]} (cold/warm/cold over SSH)" >&2
 done
-python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" "${copy_s[*]}" "${mem[*]}" "${fd[*]}" "${coldssh_s[*]}" <<'EOF'
+python3 - "${pdsh_s[*]}" "${cold_s[*]}" "${warm_s[*]}" "$N" "${copy_s[*]}" "${mem[*]}" "${fd[*]}" "${coldssh_s[*]}" \
+	"${basecold_s[*]}" "${basewarm_s[*]}" <<'EOF'
 import statistics, sys
 p, c, w = ([float(x) for x in a.split()] for a in sys.argv[1:4])
 n = sys.argv[4]
@@ -191,6 +203,11 @@ print(f"  OpenSSH copy of the binary     {ms:.3f} s  (min {min(s):.3f}, max {max
 print(f"  ioswarm launch-to-ready, cold  {mc:.3f} s  (min {min(c):.3f}, max {max(c):.3f})  {mc/mp:.2f}x pdsh, target <= 2x")
 print(f"  ioswarm launch-to-ready, warm  {mw:.3f} s  (min {min(w):.3f}, max {max(w):.3f})  {mw/mp:.2f}x pdsh, target <= 1x")
 print(f"  cold, every copy over SSH      {mcs:.3f} s  (min {min(cs):.3f}, max {max(cs):.3f})  {mcs/mp:.2f}x pdsh (--copy-tree=false)")
+bc, bw = ([float(x) for x in a.split()] for a in sys.argv[9:11])
+if bc:
+    mbc, mbw = statistics.median(bc), statistics.median(bw)
+    print(f"  baseline build, cold            {mbc:.3f} s  (min {min(bc):.3f}, max {max(bc):.3f})  {mbc/mp:.2f}x pdsh")
+    print(f"  baseline build, warm            {mbw:.3f} s  (min {min(bw):.3f}, max {max(bw):.3f})  {mbw/mp:.2f}x pdsh")
 print(f"  coordinator peak RSS           {max(mem) / 1024:.1f} MiB at most ({max(mem) / int(n):.0f} KiB per node); "
       f"file descriptors {max(fds)} at most ({max(fds) / int(n):.2f} per node)")
 EOF

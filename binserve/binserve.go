@@ -6,10 +6,11 @@
 // that was cut, altered or served by anyone else is thrown away, and the
 // token only keeps strangers from making the server send.
 //
-// The launcher serves from the coordinator, and every node that holds a
-// verified copy serves it to others while the launch lasts (`ioswarm
-// serve-copy`), so that copies spread like a tree instead of all leaving
-// the coordinator's network link. It imports nothing of the project's.
+// The launcher serves from the coordinator, and nodes that hold a
+// verified copy serve it to others while the launch lasts (their rank
+// does, or `ioswarm serve-copy` where a node has no rank yet), so that
+// copies spread like a tree instead of all leaving the coordinator's
+// network link. It imports nothing of the project's.
 package binserve
 
 import (

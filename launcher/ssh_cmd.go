@@ -207,8 +207,9 @@ var probeScript = shaFunc + statFunc + nodeName + privFunc + sweepFunc + `umask 
 // launcher has placed the copy (verified on arrival) or found it good,
 // and it then starts the rank from the cached copy as a session of its
 // own would (rankCommand), without the checks that stand in for that
-// verification. Anything else, or the input's end, ends the session. So
-// a cold node costs two sessions (this one and the copy's), not three.
+// verification. Before "go" it may be told to fetch the copy itself
+// (quickTail); anything else, or the input's end, ends the session. So a
+// cold node that streams its copy costs one session, as a warm one does.
 var quickScript = nodeName + sweepMineFunc + `q() { d="$HOME/.cache/ioswarm"; p="$d/$0/ioswarm"; s="$p.verified.$n"; ` +
 	`v=; { read -r v <"$s" || :; } 2>/dev/null; ` +
 	`for o in "$d" "$d/$0" "$s" "$p"; do [ -O "$o" ] || return 1; done; ` +

@@ -203,42 +203,49 @@ func (h *heldProbe) unpromise() {
 }
 
 // serve asks the rank just started to serve its copy (see the rank's
-// watchInput) and adds it to the tree's servers; the tree tells it to
-// stop when it closes. A rank that does not answer in time serves no one.
-// The rank's output is drained after its answer.
+// watchInput) and, once it answers, adds it to the tree's servers; the
+// tree tells it to stop when it closes. The answer is awaited in the
+// background, so the node's slot of --ssh-fanout is not held for it; the
+// tree counts the server as promised until then. A rank that does not
+// answer in time serves no one. The rank's output is drained after its
+// answer.
 func (h *heldProbe) serve(ctx context.Context) {
-	t := h.tree
-	out := h.out
+	t, out, in := h.tree, h.out, h.in
 	if t == nil {
 		drainOutput(out)
 		return
 	}
-	defer h.unpromise()
+	h.tree = nil // the promise is the goroutine's to end
 	answer := make(chan string, 1)
 	go func() {
 		line, _ := out.ReadString('\n')
 		answer <- strings.TrimSuffix(line, "\n")
 		_, _ = io.Copy(io.Discard, out)
 	}()
-	stop := func() { _, _ = io.WriteString(h.in, "unserve\n") }
-	if _, err := io.WriteString(h.in, "serve "+t.token+"\n"); err != nil {
+	stop := func() { _, _ = io.WriteString(in, "unserve\n") }
+	if _, err := io.WriteString(in, "serve "+t.token+"\n"); err != nil {
+		t.endFetch()
 		return
 	}
-	var line string
-	select {
-	case line = <-answer:
-	case <-time.After(serveAnswerWait):
-		stop()
-		return
-	case <-ctx.Done():
-		stop()
-		return
-	}
-	port, err := strconv.Atoi(strings.TrimPrefix(line, "serving "))
-	if err != nil || !strings.HasPrefix(line, "serving ") || port <= 0 {
-		return
-	}
-	t.addNode(h.conn.name, h.serveHost, port, stop)
+	name, host := h.conn.name, h.serveHost
+	go func() {
+		defer t.endFetch()
+		var line string
+		select {
+		case line = <-answer:
+		case <-time.After(serveAnswerWait):
+			stop()
+			return
+		case <-ctx.Done():
+			stop()
+			return
+		}
+		port, err := strconv.Atoi(strings.TrimPrefix(line, "serving "))
+		if err != nil || !strings.HasPrefix(line, "serving ") || port <= 0 {
+			return
+		}
+		t.addNode(name, host, port, stop)
+	}()
 }
 
 // serveAnswerWait bounds the wait for a rank's "serving PORT": it comes

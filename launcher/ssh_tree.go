@@ -88,6 +88,7 @@ type copyTree struct {
 	// they say whether one more server would be used (see serveNext).
 	unplaced, promised int
 	started            bool // the coordinator's server was tried (see startRoot)
+	closed             bool // close has run: a server added later is ended at once
 	root               *binserve.Server
 	stop               context.CancelFunc
 	token              string
@@ -444,9 +445,14 @@ func fetchFailure(err error, answer string) string {
 }
 
 // addNode adds the server a node became, unless nodes serve no more; its
-// end is run when the tree closes (or now, if it is not added).
+// end is run when the tree closes (or now, if the tree has closed).
 func (t *copyTree) addNode(name, host string, port int, end func()) {
 	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		end()
+		return
+	}
 	defer t.mu.Unlock()
 	t.closers = append(t.closers, end)
 	if t.servingLocked() {
@@ -481,7 +487,7 @@ func (t *copyTree) close() {
 	}
 	t.mu.Lock()
 	closers := t.closers
-	t.closers = nil
+	t.closers, t.closed = nil, true
 	t.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, end := range closers {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -149,6 +150,25 @@ func TestSSHTreeRankServesItsCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := placeStats{tree: newCopyTree(bin, "", l.Log, 2)}
+	// The second node's quick start waits until the first node's rank has
+	// answered and become a server (it answers in the background).
+	var arrived atomic.Int32
+	gate := func(command string) {
+		if !strings.Contains(command, "echo probe") || arrived.Add(1) == 1 {
+			return
+		}
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			st.tree.mu.Lock()
+			served := slices.ContainsFunc(st.tree.sources, func(c *copySource) bool { return c.node })
+			st.tree.mu.Unlock()
+			if served {
+				return
+			}
+		}
+	}
+	for _, s := range servers {
+		s.gate.Store(&gate)
+	}
 	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "t"}, []byte("c0ffee\n") }
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
