@@ -225,12 +225,14 @@ var quickScript = nodeName + sweepMineFunc + `q() { d="$HOME/.cache/ioswarm"; p=
 // fetch session would (heldFetchScript), in a subshell, so that a fetch
 // that fails leaves the session waiting, and answers "fetched STATUS"
 // after the script's own answer and its errors (its standard error joins
-// the output, so they arrive in order, before the status). A cold node that streams its copy so
+// the output, so they arrive in order, before the status). "probe" probes
+// the node again, as when the node's home is shared and another node has
+// just placed the copy there. A cold node that streams its copy so
 // costs one session, as a warm node does.
 var quickTail = `; }; pr "$1" "$2" "$3"; fe() { ( set -- "$0" "$1" "$2" - "$3"; ` + heldFetchScript + ` ) }; ` +
 	`while read -r w a b c; do case $w in ` +
 	`go) p="$HOME/.cache/ioswarm/$0/ioswarm"; echo "start $$ $HOME"; shift 4; exec "$p" "$@";; ` +
-	`fetch) fe "$a" "$b" "$c" 2>&1; echo "fetched $?";; *) exit 0;; esac; done; exit 0`
+	`fetch) fe "$a" "$b" "$c" 2>&1; echo "fetched $?";; probe) pr "$1" "$2" "$3";; *) exit 0;; esac; done; exit 0`
 
 // copyScript receives the binary on standard input into a temporary name
 // in the private cache directory, checks its SHA-256 against $1, and only

@@ -388,3 +388,36 @@ func TestSSHSharedHomeGetsOneCopy(t *testing.T) {
 		t.Errorf("second launch: %d copies in all; log %q", copies(s), again.String())
 	}
 }
+
+// Starting ranks on two cold nodes that share a home, the node that
+// waits for the other's copy probes it again in its own quick start's
+// session, and its rank starts there: three sessions in all (two quick
+// starts and the copy), no probe of its own.
+func TestSSHSharedHomeReprobesInTheHeldSession(t *testing.T) {
+	s := newTestServer(t)
+	bin := writeFakeRank(t)
+	var log sshLog
+	a, b := sshTarget(s, 0), sshTarget(s, 1)
+	a.User, b.User = "alice", "bob"
+	holdProbesUntil(t, s, 2)
+	l := testSSH(t, s, bin, &log)
+	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "h"}, []byte("c0ffee\n") }
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	procs, err := l.PrepareStart(ctx, []Target{a, b}, spec)
+	s.gate.Store(nil)
+	if err != nil {
+		t.Fatalf("PrepareStart: %v", err)
+	}
+	for _, p := range procs {
+		t.Cleanup(p.Stop)
+	}
+	waitLog(t, &log, "[127.0.0.1 rank 0] secret c0ffee")
+	waitLog(t, &log, "[127.0.0.1 rank 1] secret c0ffee")
+	if n := len(s.seen()); n != 3 || copies(s) != 1 || ran(s, "echo probe") != 2 {
+		t.Errorf("%d sessions: %d quick starts, %d copies; want two quick starts and one copy", n, ran(s, "echo probe"), copies(s))
+	}
+	if !strings.Contains(log.String(), "copied to 1, already cached on 0, found in a home shared with a node copied to on 1") {
+		t.Errorf("log does not say the second node used the shared copy:\n%s", log.String())
+	}
+}

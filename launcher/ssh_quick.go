@@ -253,6 +253,39 @@ func (h *heldProbe) serve(ctx context.Context) {
 // loaded node; a rank slower than that serves no one.
 const serveAnswerWait = 10 * time.Second
 
+// probe has the held session probe the node's cached copy again and
+// returns its answer. A session that fails to answer is closed (dead).
+func (h *heldProbe) probe(ctx context.Context) (probeAnswer, error) {
+	if _, err := io.WriteString(h.in, "probe\n"); err != nil {
+		h.close()
+		return probeAnswer{}, fmt.Errorf("probing the node: %w", h.conn.sessionError(err))
+	}
+	pctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	stopWatch := context.AfterFunc(pctx, func() { h.sess.Close() })
+	var answer strings.Builder
+	for range 4 {
+		line, err := h.out.ReadString('\n')
+		answer.WriteString(line)
+		if err != nil {
+			h.close()
+			if !stopWatch() {
+				return probeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+			}
+			return probeAnswer{}, fmt.Errorf("probing the node: the session ended%s", stderrTail(h.held.text()))
+		}
+	}
+	if !stopWatch() {
+		h.close()
+		return probeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+	}
+	ans, err := parseProbe([]byte(answer.String()), 1)
+	if err != nil {
+		h.close()
+	}
+	return ans, err
+}
+
 // fetch has the held session place the copy streamed from host:port (see
 // quickTail), within limit for the stream, and returns the script's
 // answer: "placed" when the copy is in place. A session that fails to

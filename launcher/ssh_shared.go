@@ -63,7 +63,7 @@ func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeSta
 			return context.Cause(ctx)
 		}
 		if first.err == nil {
-			ans, err := l.probe(ctx, c, []string{""})
+			ans, err := l.reprobe(ctx, c, held)
 			if err != nil {
 				return err
 			}
@@ -78,4 +78,14 @@ func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeSta
 	}
 	st.copied.Add(1)
 	return nil
+}
+
+// reprobe probes c's node for the cached copy again: in held, the node's
+// waiting quick start session, where there is one, else in a session of
+// its own.
+func (l *SSH) reprobe(ctx context.Context, c *sshConn, held *heldProbe) (probeAnswer, error) {
+	if held == nil || held.dead {
+		return l.probe(ctx, c, []string{""})
+	}
+	return held.probe(ctx)
 }

@@ -182,7 +182,7 @@ func TestSSHTreeRankServesItsCopy(t *testing.T) {
 	}
 	st.tree.close()
 	waitLog(t, &log, "asked to unserve")
-	if !strings.Contains(log.String(), fmt.Sprintf("note: host 127.0.0.1: no copy from 127.0.0.1 (exit status 4")) {
+	if !strings.Contains(log.String(), "note: host 127.0.0.1: no copy from 127.0.0.1 (exit status 4") {
 		t.Errorf("the second node did not try the first's server:\n%s", log.String())
 	}
 	if n := strings.Count(log.String(), "asked to serve"); n != 1 {

@@ -158,14 +158,22 @@ func TestLinkDownFailsWithinConnectTimeout(t *testing.T) {
 // On a cluster whose nodes share one home directory, a cold launch sends
 // the binary once: the other nodes find it through the shared cache,
 // verify it themselves, and the next launch copies nothing. Each node
-// keeps a stamp of its own beside the one copy.
+// keeps a stamp of its own beside the one copy. Every node takes one SSH
+// session, cold as warm: the one that streams the copy fetches it in the
+// session that probed it, and the others probe it again there.
 func TestSharedHomeGetsOneCopy(t *testing.T) {
 	e := newEnvWith(t, 4, cluster.Options{SharedHome: true})
+	sessions := sessionCounter(t, e)
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir,
 		"--total", "8MiB", "--block", "1MiB"}, e.sshFlags()...)
 	o := e.head(t, 2*time.Minute, args...)
 	if o.Code != 0 || !strings.Contains(o.Stderr, "copied to 1, already cached on 0, found in a home shared with a node copied to on 3") {
 		t.Fatalf("cold run on a shared home: exit %d\nstderr:\n%s", o.Code, o.Stderr)
+	}
+	for _, node := range e.c.Nodes {
+		if n := sessions(node); n != 1 {
+			t.Errorf("cold run on a shared home: %d SSH sessions on %s, want 1", n, node)
+		}
 	}
 	o = e.head(t, 2*time.Minute, args...)
 	if o.Code != 0 || !strings.Contains(o.Stderr, "copied to 0, already cached on 4") {

@@ -16,16 +16,7 @@ import (
 // Of four nodes at most two serve (see the copy tree's serveNext).
 func TestWarmRunTakesOneSessionPerNode(t *testing.T) {
 	e := newEnv(t, 4)
-	seen := make(map[string]int) // per node, how much of its log was read
-	sessions := func(node string) int {
-		log := readFile(t, filepath.Join(e.c.Dir, "nodes", node, "sshd.log"))
-		n := strings.Count(log[seen[node]:], "Starting session: command for root")
-		seen[node] = len(log)
-		return n
-	}
-	for _, node := range e.c.Nodes {
-		sessions(node) // the bed's own check that sshd answers
-	}
+	sessions := sessionCounter(t, e)
 	for _, run := range []struct {
 		name    string
 		most    int // sessions a node may take
@@ -50,4 +41,22 @@ func TestWarmRunTakesOneSessionPerNode(t *testing.T) {
 		}
 	}
 	e.checkClean(t, 5*time.Second)
+}
+
+// sessionCounter returns a function that tells how many SSH sessions a
+// node of e's bed started since it was last asked, from sshd's own log;
+// the sessions before the call (the bed's own check) are not counted.
+func sessionCounter(t *testing.T, e *env) func(node string) int {
+	t.Helper()
+	seen := make(map[string]int) // per node, how much of its log was read
+	sessions := func(node string) int {
+		log := readFile(t, filepath.Join(e.c.Dir, "nodes", node, "sshd.log"))
+		n := strings.Count(log[seen[node]:], "Starting session: command for root")
+		seen[node] = len(log)
+		return n
+	}
+	for _, node := range e.c.Nodes {
+		sessions(node)
+	}
+	return sessions
 }
