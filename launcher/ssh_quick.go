@@ -120,7 +120,9 @@ func rankInSession(c *sshConn, sess *ssh.Session, in io.WriteCloser, held *heldL
 func drainOutput(out io.Reader) { go func() { _, _ = io.Copy(io.Discard, out) }() }
 
 // heldProbe is a quick start's session that probed the node and waits to
-// be told the copy is in place.
+// be told the copy is in place; meanwhile it fetches the copy (fetch) or
+// probes again (probe) when asked, and its rank may serve the copy to
+// other nodes (promiseServer, serve).
 type heldProbe struct {
 	ans        probeAnswer
 	conn       *sshConn
@@ -249,8 +251,9 @@ func (h *heldProbe) serve(ctx context.Context) {
 }
 
 // serveAnswerWait bounds the wait for a rank's "serving PORT": it comes
-// once the rank has started and hashed its image, well within this on a
-// loaded node; a rank slower than that serves no one.
+// as soon as the rank has started and read its input (before it hashes
+// its image), well within this on a loaded node; a rank slower than that
+// serves no one.
 const serveAnswerWait = 10 * time.Second
 
 // probe has the held session probe the node's cached copy again and
