@@ -244,14 +244,37 @@ func TestIOzoneFlags(t *testing.T) {
 	}
 }
 
-// serve-copy reads its token, says its port, sends its image to whoever
-// presents the token, and stops when its input ends.
-func TestServeCopyServesUntilInputEnds(t *testing.T) {
+// writeImage writes a stand-in for the binary a copy server sends.
+func writeImage(t *testing.T) (string, []byte) {
+	t.Helper()
 	image := filepath.Join(t.TempDir(), "image")
 	data := []byte(strings.Repeat("build", 1000))
 	if err := os.WriteFile(image, data, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	return image, data
+}
+
+// fetchImage fetches from the copy server at addr with token and wants
+// data.
+func fetchImage(t *testing.T, addr, token string, data []byte) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.WriteString(c, token+"\n")
+	got, _ := io.ReadAll(c)
+	c.Close()
+	if !bytes.Equal(got, data) {
+		t.Errorf("fetched %d bytes, want the image's %d", len(got), len(data))
+	}
+}
+
+// serve-copy reads its token, says its port, sends its image to whoever
+// presents the token, and stops when its input ends.
+func TestServeCopyServesUntilInputEnds(t *testing.T) {
+	image, data := writeImage(t)
 	token := strings.Repeat("ab", 16)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -264,17 +287,7 @@ func TestServeCopyServesUntilInputEnds(t *testing.T) {
 	if err != nil || !strings.HasPrefix(line, "serving ") {
 		t.Fatalf("first line %q (%v), want serving PORT", line, err)
 	}
-	port := strings.TrimSpace(strings.TrimPrefix(line, "serving "))
-	c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = io.WriteString(c, token+"\n")
-	got, _ := io.ReadAll(c)
-	c.Close()
-	if !bytes.Equal(got, data) {
-		t.Errorf("fetched %d bytes, want the image's %d", len(got), len(data))
-	}
+	fetchImage(t, "127.0.0.1:"+strings.TrimSpace(strings.TrimPrefix(line, "serving ")), token, data)
 	inW.Close()
 	select {
 	case err := <-done:
@@ -290,11 +303,7 @@ func TestServeCopyServesUntilInputEnds(t *testing.T) {
 // image to whoever presents the token, stops on "unserve", and returns when
 // its input ends.
 func TestRankServesItsCopyUntilTold(t *testing.T) {
-	image := filepath.Join(t.TempDir(), "image")
-	data := []byte(strings.Repeat("build", 1000))
-	if err := os.WriteFile(image, data, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	image, data := writeImage(t)
 	token := strings.Repeat("cd", 16)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -311,16 +320,7 @@ func TestRankServesItsCopyUntilTold(t *testing.T) {
 		t.Fatalf("answer %q (%v), want serving PORT", line, err)
 	}
 	addr := "127.0.0.1:" + strings.TrimSpace(strings.TrimPrefix(line, "serving "))
-	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = io.WriteString(c, token+"\n")
-	got, _ := io.ReadAll(c)
-	c.Close()
-	if !bytes.Equal(got, data) {
-		t.Errorf("fetched %d bytes, want the image's %d", len(got), len(data))
-	}
+	fetchImage(t, addr, token, data)
 	if _, err := io.WriteString(inW, "unserve\n"); err != nil {
 		t.Fatal(err)
 	}

@@ -131,14 +131,7 @@ func TestSSHTreeRankServesItsCopy(t *testing.T) {
 	var log sshLog
 	l := testSSH(t, servers[0], bin, &log)
 	l.Tree, l.Fanout = true, 1 // one node after another: the first serves the second
-	known := ""
-	for _, s := range servers {
-		k, _ := os.ReadFile(s.known)
-		known += string(k)
-	}
-	if err := os.WriteFile(servers[0].known, []byte(known), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	knowAll(t, servers)
 	port := refusedPort(t)
 	for _, s := range servers { // whichever node goes first serves
 		if err := os.WriteFile(filepath.Join(s.home, "serveport"), []byte(fmt.Sprintln(port)), 0o600); err != nil {
@@ -247,6 +240,20 @@ func TestSSHTreeSilentHeldFetchClosesTheSession(t *testing.T) {
 	}
 }
 
+// knowAll makes the first server's known_hosts file, which the launcher
+// of a test reads, name every server's host key.
+func knowAll(t *testing.T, servers []*testServer) {
+	t.Helper()
+	known := ""
+	for _, s := range servers {
+		k, _ := os.ReadFile(s.known)
+		known += string(k)
+	}
+	if err := os.WriteFile(servers[0].known, []byte(known), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // refusedPort is a local port nothing listens on.
 func refusedPort(t *testing.T) int {
 	t.Helper()
@@ -271,14 +278,7 @@ func TestSSHTreeFallsBackToSSH(t *testing.T) {
 	var log sshLog
 	l := testSSH(t, servers[0], bin, &log)
 	l.Tree, l.Fanout = true, 1 // one node after another: the order of failures is known
-	known := ""
-	for _, s := range servers {
-		k, _ := os.ReadFile(s.known)
-		known += string(k)
-	}
-	if err := os.WriteFile(servers[0].known, []byte(known), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	knowAll(t, servers)
 	targets := []Target{sshTarget(servers[0], 0), sshTarget(servers[1], 1), sshTarget(servers[2], 2)}
 	if err := l.init(targets); err != nil {
 		t.Fatal(err)
