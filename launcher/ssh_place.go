@@ -44,7 +44,6 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 		conns[i] = c
 	}
 	var procs []*sshProc
-	var ans *probeAnswer
 	var exes []string
 	var held *heldProbe // a quick start's session that probed, to start the first rank
 	if spec != nil && l.placesCachedOnly(g) {
@@ -59,7 +58,7 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 			st.cached.Add(1)
 			exes = slices.Repeat([]string{cachedExe(home, l.build.hash)}, len(g))
 		} else {
-			held, ans = h, &h.ans
+			held = h
 			defer func() {
 				if held != nil {
 					held.close()
@@ -68,11 +67,11 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 		}
 	}
 	if exes == nil {
-		if exes, err = l.place(ctx, conns[0], g, st, ans, held); err != nil {
+		if exes, err = l.place(ctx, conns[0], g, st, held); err != nil {
 			return nil, err
 		}
 	}
-	if held != nil && held.dead { // a fetch in it failed: the rank takes a session of its own
+	if !held.alive() { // a fetch in it failed: the rank takes a session of its own
 		held = nil
 	}
 	if held != nil {
@@ -147,29 +146,31 @@ func (l *SSH) trackProc(p *sshProc) {
 // returns each target's binary path. One probe tells the node's
 // architecture, its home directory, its cache directory's tag and the
 // SHA-256 of every candidate binary; only a missing or altered cached
-// copy is then sent. ans is that probe's answer when quickStart already
-// has it (g then places the cached copy only), nil to probe here; held is
-// that quick start's session, waiting, where a fetch may run.
-func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats, ans *probeAnswer, held *heldProbe) ([]string, error) {
+// copy is then sent. held, when not nil, is the quick start's session
+// that already probed (g then places the cached copy only), waiting, where
+// a fetch may run; else the probe runs here.
+func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats, held *heldProbe) ([]string, error) {
 	var paths []string
 	for _, t := range g {
 		if p := l.exeOf(t); !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}
-	if ans == nil {
-		a, err := l.probe(ctx, c, paths)
-		if err != nil {
+	var ans probeAnswer
+	if held != nil {
+		ans = held.ans
+	} else {
+		var err error
+		if ans, err = l.probe(ctx, c, paths); err != nil {
 			return nil, err
 		}
-		ans = &a
 	}
 	if err := l.build.checkArch(ans.arch); err != nil {
 		return nil, err
 	}
 	resolved := map[string]string{}
 	for i, p := range paths {
-		exe, err := l.settle(ctx, c, p, *ans, ans.states[i], st, held)
+		exe, err := l.settle(ctx, c, p, ans, ans.states[i], st, held)
 		if err != nil {
 			return nil, err
 		}

@@ -54,22 +54,15 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 		return p, home, nil, nil
 	}
 	// A probe of the cached copy answers four lines, then waits.
-	var answer strings.Builder
+	var answer string
 	if first == "probe" && readErr == nil {
-		for range 4 {
-			line, err := br.ReadString('\n')
-			answer.WriteString(line)
-			if err != nil {
-				readErr = err
-				break
-			}
-		}
+		answer, readErr = readLines(br, 4)
 		if readErr == nil {
 			if !stopWatch() {
 				sess.Close()
 				return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
 			}
-			ans, err := parseProbe([]byte(answer.String()), 1)
+			ans, err := parseProbe([]byte(answer), 1)
 			if err != nil {
 				sess.Close()
 				return nil, "", nil, err
@@ -84,7 +77,7 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 		sess.Close()
 	}
 	rest := cappedBuffer{}
-	rest.Write([]byte(answer.String()))
+	rest.Write([]byte(answer))
 	_, _ = io.Copy(&rest, br)
 	<-stderrDone
 	waitErr := sess.Wait()
@@ -113,6 +106,20 @@ func rankInSession(c *sshConn, sess *ssh.Session, in io.WriteCloser, held *heldL
 		p.end()
 	}()
 	return p
+}
+
+// readLines reads n lines from r and returns them, newlines kept, with
+// what it read of them before an error.
+func readLines(r *bufio.Reader, n int) (string, error) {
+	var b strings.Builder
+	for range n {
+		line, err := r.ReadString('\n')
+		b.WriteString(line)
+		if err != nil {
+			return b.String(), err
+		}
+	}
+	return b.String(), nil
 }
 
 // drainOutput reads a rank's output to its end: unread output would hold
@@ -179,6 +186,10 @@ func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
 	h.close()
 	return nil, fmt.Errorf("starting the rank: unexpected answer %q", line)
 }
+
+// alive says whether h is a held session the node can still use: a fetch
+// or probe that failed in it closed it.
+func (h *heldProbe) alive() bool { return h != nil && !h.dead }
 
 // close ends the held session without starting a rank: the script reads
 // its input's end and exits.
@@ -266,23 +277,19 @@ func (h *heldProbe) probe(ctx context.Context) (probeAnswer, error) {
 	pctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	stopWatch := context.AfterFunc(pctx, func() { h.sess.Close() })
-	var answer strings.Builder
-	for range 4 {
-		line, err := h.out.ReadString('\n')
-		answer.WriteString(line)
-		if err != nil {
-			h.close()
-			if !stopWatch() {
-				return probeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
-			}
-			return probeAnswer{}, fmt.Errorf("probing the node: the session ended%s", stderrTail(h.held.text()))
+	answer, err := readLines(h.out, 4)
+	if err != nil {
+		h.close()
+		if !stopWatch() {
+			return probeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
 		}
+		return probeAnswer{}, fmt.Errorf("probing the node: the session ended%s", stderrTail(h.held.text()))
 	}
 	if !stopWatch() {
 		h.close()
 		return probeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
 	}
-	ans, err := parseProbe([]byte(answer.String()), 1)
+	ans, err := parseProbe([]byte(answer), 1)
 	if err != nil {
 		h.close()
 	}

@@ -84,7 +84,7 @@ func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeSta
 // waiting quick start session, where there is one, else in a session of
 // its own.
 func (l *SSH) reprobe(ctx context.Context, c *sshConn, held *heldProbe) (probeAnswer, error) {
-	if held == nil || held.dead {
+	if !held.alive() {
 		return l.probe(ctx, c, []string{""})
 	}
 	return held.probe(ctx)

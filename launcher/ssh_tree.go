@@ -228,9 +228,10 @@ func (t *copyTree) servingLocked() bool { return t.worked[true] || t.failed[true
 // its copy afterwards, and if so counts it as promised until endFetch: a
 // node serves only while the nodes that may still want a copy outnumber
 // the node slots free or promised. Nodes that have not been probed yet
-// count as wanting one, so this errs towards serving. Each server is a
-// process and a session on its node; in a cold launch of 16 nodes most
-// of those that served before sent nothing.
+// count as wanting one, so this errs towards serving. A server costs its
+// node a session and a process where it has no rank to serve from, and a
+// slot of the rank's attention where it has; in a cold launch of 16
+// nodes most of those that served before sent nothing.
 func (t *copyTree) serveNext() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -285,14 +286,14 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree, held *heldProb
 	node, _ := c.client.RemoteAddr().(*net.TCPAddr)
 	serve := node != nil && t.serveNext()
 	var f fetched
-	inHeld := held != nil && !held.dead
+	inHeld := held.alive()
 	if inHeld {
 		f.answer, err = held.fetch(ctx, s.hostFor(c, l.Advertise), s.port, t.token, t.limit(s), l.connectTimeout())
 	} else {
 		f, err = l.startFetch(ctx, c, s, t.token, serve, t.limit(s))
 	}
 	switch {
-	case serve && inHeld && err == nil && !held.dead:
+	case serve && inHeld && err == nil: // a held fetch that failed says so
 		// The rank the held session starts will serve: the promise
 		// lasts until it answers (heldProbe.serve).
 		held.promiseServer(t, node.IP.String())
