@@ -3,9 +3,9 @@ package coordinator
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"ioswarm/barrier"
+	"ioswarm/hostlist"
 	"ioswarm/nodefacts"
 	"ioswarm/wire"
 )
@@ -58,15 +58,25 @@ func (j *job) sameFilesystem(facts []nodefacts.Facts) error {
 	if j.o.AllowMixedFS {
 		return j.unrotate()
 	}
-	common := facts[ranks[firstNotIn(len(ranks), odd)]]
+	first := ranks[firstNotIn(len(ranks), odd)]
+	common := facts[first]
 	r := ranks[odd[0]]
+	if len(ranks)-len(odd) == 1 && len(ranks) > 2 {
+		// No two nodes share one: a node-local path (/tmp, a local
+		// disk), where "the other nodes'" would name one node's disk
+		// as if the rest agreed on it.
+		return usagef("--dir %s is on a filesystem of its own on each of the %d nodes (host %s rank %d: %s at %s, host %s rank %d: %s at %s, and so on): every node must measure the same filesystem (is it a node-local path? --allow-mixed-fs runs anyway)",
+			j.dirOf(j.s.targets[first]), len(ranks), j.s.targets[first].Host, first, common.Describe(), common.MountPoint,
+			j.s.targets[r].Host, r, facts[r].Describe(), facts[r].MountPoint)
+	}
 	others := ""
 	if len(odd) > 1 {
 		var names []string
 		for _, i := range odd[1:] {
 			names = append(names, j.s.targets[ranks[i]].Host)
 		}
-		others = " (so do " + strings.Join(names, ", ") + ")"
+		// Hundreds of nodes fold into hostlist ranges: node[3-200].
+		others = " (so do " + hostlist.Compress(names) + ")"
 	}
 	return usagef("host %s rank %d: --dir %s is on %s at %s, the other nodes' on %s at %s%s: every node must measure the same filesystem (is a mount missing? --allow-mixed-fs runs anyway)",
 		j.s.targets[r].Host, r, j.dirOf(j.s.targets[r]), facts[r].Describe(), facts[r].MountPoint,

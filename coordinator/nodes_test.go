@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,6 +99,53 @@ func TestDroppersOnePerKernel(t *testing.T) {
 		if got[r] != want[r] {
 			t.Errorf("droppers %v, want %v", got, want)
 			break
+		}
+	}
+}
+
+// A node-local --dir puts every node on a filesystem of its own: the error
+// says so rather than naming one node's disk as the others', and a long list
+// of odd nodes folds into hostlist ranges.
+func TestSameFilesystemAtScale(t *testing.T) {
+	names := make([]string, 200)
+	own := make([]nodefacts.Facts, 200)
+	for i := range names {
+		names[i] = fmt.Sprintf("node%d", i+1)
+		own[i] = nodefacts.Facts{FSType: "tmpfs", FSSource: names[i] + "-tmp", MountPoint: "/tmp"}
+	}
+	j := jobOn(names...)
+	err := j.sameFilesystem(own)
+	if err == nil || !usage.Is(err) {
+		t.Fatalf("200 node-local filesystems: %v, want a usage error", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"own on each of the 200 nodes", "host node1 rank 0: tmpfs (node1-tmp) at /tmp", "host node2 rank 1: tmpfs (node2-tmp)", "node-local"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "other nodes'") || len(msg) > 400 {
+		t.Errorf("error names one node's filesystem as the others' or runs long (%d bytes): %q", len(msg), msg)
+	}
+
+	// 150 nodes on the volume and 50 on local disks: the 49 after the
+	// first are folded.
+	gluster := nodefacts.Facts{FSType: "fuse.glusterfs", FSSource: "s:/gv0", MountPoint: "/mnt/gv0"}
+	local := nodefacts.Facts{FSType: "ext4", FSSource: "/dev/vda1", MountPoint: "/"}
+	mixed := make([]nodefacts.Facts, 200)
+	for i := range mixed {
+		mixed[i] = gluster
+		if i >= 150 {
+			mixed[i] = local
+		}
+	}
+	err = j.sameFilesystem(mixed)
+	if err == nil {
+		t.Fatal("50 nodes on local disks among 150 gluster clients: no error")
+	}
+	for _, want := range []string{"host node151 rank 150", "ext4 (/dev/vda1)", "the other nodes' on fuse.glusterfs (s:/gv0)", "(so do node[152-200])"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
 }
