@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -150,6 +151,37 @@ func TestHostErrorsMessage(t *testing.T) {
 	}
 	if two.Of(4) == nil || two.Of(1) != nil || !errors.Is(two.Of(6), boom) {
 		t.Error("Of finds the wrong errors")
+	}
+}
+
+// A key refused on 200 nodes is one line, not 200: causes that differ only
+// in the host's own name or address fold into the first host's line.
+func TestHostErrorsFoldOneCauseOfManyNodes(t *testing.T) {
+	var many HostErrors
+	for r := range 200 {
+		many = append(many, &HostError{Host: fmt.Sprintf("node%d", r+1), Rank: r,
+			Err: fmt.Errorf("log in to 10.77.140.%d:22 as bogus: no key was accepted (offered: /k/id_ed25519)", r+11)})
+	}
+	// node7 has a second rank, and node9 another cause.
+	many = append(many, &HostError{Host: "node7", Rank: 200, Err: many[6].Err})
+	many[8].Err = errors.New("connect to node9: no answer within 3s (--connect-timeout)")
+	got := many.Error()
+	want := "200 nodes failed:\n" +
+		"  host node1 rank 0: log in to 10.77.140.11:22 as bogus: no key was accepted (offered: /k/id_ed25519)" +
+		" (and the same on 198 more nodes: node[2-8,10-200])\n" +
+		"  host node9 rank 8: connect to node9: no answer within 3s (--connect-timeout)"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// The host's name is blanked only as a whole name: node1 is not in
+	// node10's cause, and a cause naming another host stays its own.
+	named := HostErrors{{Host: "node1", Rank: 0, Err: errors.New("mkdir /scratch/node1: permission denied")},
+		{Host: "node2", Rank: 1, Err: errors.New("mkdir /scratch/node2: permission denied")},
+		{Host: "node3", Rank: 2, Err: errors.New("mkdir /scratch/node1: permission denied")},
+		{Host: "node10", Rank: 9, Err: errors.New("mkdir /scratch/node10x: permission denied")}}
+	if got := named.Error(); !strings.Contains(got, "host node1 rank 0: mkdir /scratch/node1: permission denied (and the same on 1 more node: node2)") ||
+		!strings.Contains(got, "\n  host node3 rank 2: ") || !strings.Contains(got, "\n  host node10 rank 9: ") || !strings.HasPrefix(got, "4 nodes failed:") {
+		t.Errorf("causes naming hosts: %q", got)
 	}
 }
 

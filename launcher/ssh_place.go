@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -356,65 +355,4 @@ func (l *SSH) logPlacement(groups int, took time.Duration, st *placeStats) {
 		msg += fmt.Sprintf("; preinstalled binary on %d", n)
 	}
 	l.Log.Printf("%s\n", msg)
-}
-
-// HostError is one node's failure to get ready.
-type HostError struct {
-	Host string
-	Rank int
-	Err  error
-}
-
-func (e *HostError) Error() string {
-	return fmt.Sprintf("host %s rank %d: %v", e.Host, e.Rank, e.Err)
-}
-func (e *HostError) Unwrap() error { return e.Err }
-
-// HostErrors lists the targets Prepare could not ready, by rank; ranks
-// sharing a host share its error.
-type HostErrors []*HostError
-
-// Error gives one line per host and cause, naming every rank it concerns,
-// in the "host H rank N: cause" form of every other per-rank error.
-// Targets on one host share its error; two ports of one address do not.
-func (e HostErrors) Error() string {
-	type line struct {
-		host, cause string
-		ranks       []string
-	}
-	var lines []*line
-	byKey := map[string]*line{}
-	for _, h := range e {
-		cause := h.Err.Error()
-		key := h.Host + "\x00" + cause
-		l := byKey[key]
-		if l == nil {
-			l = &line{host: h.Host, cause: cause}
-			byKey[key] = l
-			lines = append(lines, l)
-		}
-		l.ranks = append(l.ranks, strconv.Itoa(h.Rank))
-	}
-	text := make([]string, len(lines))
-	for i, l := range lines {
-		word := "rank"
-		if len(l.ranks) > 1 {
-			word = "ranks"
-		}
-		text[i] = fmt.Sprintf("host %s %s %s: %s", l.host, word, strings.Join(l.ranks, ","), l.cause)
-	}
-	if len(text) == 1 {
-		return text[0]
-	}
-	return fmt.Sprintf("%d nodes failed:\n  %s", len(text), strings.Join(text, "\n  "))
-}
-
-// Of returns the error of the target of the given rank, or nil.
-func (e HostErrors) Of(rank int) error {
-	for _, h := range e {
-		if h.Rank == rank {
-			return h
-		}
-	}
-	return nil
 }
