@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"ioswarm/barrier"
@@ -105,14 +106,12 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunReply) error {
 	merged := histogram.New()
 	var intervals latencyIntervals
-	var relMin, relMax int64
+	var released []int64
 	for r := range replies {
 		rel, threads := onCoordinatorClock(r, j.members[r], j.s.targets[r].Host, replies[r])
-		if r == 0 || rel < relMin {
-			relMin = rel
-		}
-		if r == 0 || rel > relMax {
-			relMax = rel
+		if replies[r].ReleasedAt != 0 {
+			// (A rank with no threads in this phase was not released.)
+			released = append(released, rel)
 		}
 		if h := replies[r].Histogram; h != nil {
 			hr, err := histogram.FromSparse(h)
@@ -139,7 +138,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunRe
 			p.Stonewalled = p.Stonewalled || tr.Stonewalled
 		}
 	}
-	p.ReleaseSkewNS = relMax - relMin
+	p.ReleaseSkewNS = spread(released)
 	p.Histogram = merged.Sparse()
 	p.LatencySeries = intervals.series(j.release)
 	first := p.Threads[0].EndNS
@@ -181,6 +180,14 @@ func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunRe
 		})
 	}
 	return m.FromRank(rep.ReleasedAt), threads
+}
+
+// spread is the largest minus the smallest moment, 0 for none.
+func spread(moments []int64) int64 {
+	if len(moments) == 0 {
+		return 0
+	}
+	return slices.Max(moments) - slices.Min(moments)
 }
 
 // noteReadiness sets the phase's release margin from the moments the ranks'

@@ -197,7 +197,7 @@ type Phase struct {
 	IOPS               float64 `json:"iops"`                 // Ops / WindowNS
 	WindowNS           int64   `json:"window_ns"`            // latest end − earliest start
 	StartSkewNS        int64   `json:"start_skew_ns"`        // latest start − earliest start
-	ReleaseSkewNS      int64   `json:"release_skew_ns"`      // spread of the ranks' measured release moments: their first threads' wake-up lateness, no clock error
+	ReleaseSkewNS      int64   `json:"release_skew_ns"`      // spread of the measured release moments of the ranks with threads in the phase: their first threads' wake-up lateness, no clock error
 	// ReleaseLeadNS is how far ahead of the run request the release was
 	// set (coordinator clock); ReleaseMarginNS is the release less the
 	// moment the last rank's threads were all waiting for it: what was

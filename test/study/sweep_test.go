@@ -96,6 +96,15 @@ func checkSweepJSON(t *testing.T, path string) {
 		if err := figures.Check(p); err != nil {
 			t.Errorf("point %d: figures do not recompute: %v", i, err)
 		}
+		// At 1 thread one of the two ranks has none and is not released:
+		// the release skew spans the released ranks only (it once counted
+		// the idle rank's zero moment: seconds since boot).
+		for _, ph := range p.Phases {
+			if ph.ReleaseSkewNS < 0 || ph.ReleaseSkewNS > int64(time.Second) {
+				t.Errorf("point %d %s: release skew %v on one machine; want under a second",
+					n, ph.Name, time.Duration(ph.ReleaseSkewNS))
+			}
+		}
 	}
 }
 
