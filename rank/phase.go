@@ -203,7 +203,14 @@ func (s *state) phaseReply(released int64) wire.RunReply {
 }
 
 func (s *state) reportProgress(phase wire.Phase, finished <-chan struct{}) {
-	t := time.NewTicker(progressEvery)
+	if s.member == nil {
+		return // driven without a session (a test): nobody to tell
+	}
+	every := s.progressEvery
+	if every <= 0 {
+		every = progressEvery
+	}
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		select {

@@ -174,3 +174,16 @@ func TestRunPhaseCancelledBeforeRelease(t *testing.T) {
 		}
 	}
 }
+
+// A phase driven without a session (as these tests drive one) outlasting
+// the progress interval reports to nobody: it once called Notify on the
+// missing session and crashed a slow run of this package.
+func TestPhaseWithoutSessionOutlastsProgressInterval(t *testing.T) {
+	s, req := testState(t, 0, 1)
+	s.progressEvery = time.Millisecond
+	req(wire.KindPrepare, wire.Prepare{Phase: "write"})
+	r := runReply(t, req(wire.KindRun, wire.Run{Phase: "write", Iteration: 1, ReleaseAt: clock.Now() + int64(30*time.Millisecond)}))
+	if len(r.Threads) != 2 || r.Threads[0].Bytes != 16<<10 || r.Threads[1].Bytes != 16<<10 {
+		t.Fatalf("records %+v, want two threads of 16 KiB", r.Threads)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"ioswarm/barrier"
 	"ioswarm/nodefacts"
@@ -48,6 +49,9 @@ type state struct {
 	armed *armedPhase
 	// latency is a random phase's latency per interval.
 	latency latencyStore
+	// progressEvery is how often a running phase reports its totals; 0
+	// is progressEvery's default (tests shorten it).
+	progressEvery time.Duration
 }
 
 // Serve joins the coordinator and answers its requests until the job ends.
