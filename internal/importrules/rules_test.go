@@ -17,7 +17,7 @@ var allowed = map[string][]string{
 	"binserve":       {},
 	"chart":          {"result", "study", "units", "wire"},
 	"clock":          {},
-	"coordinator":    {"barrier", "clock", "figures", "histogram", "internal/usage", "launcher", "nodefacts", "result", "selfbin", "units", "wire"},
+	"coordinator":    {"barrier", "clock", "figures", "histogram", "hostlist", "internal/usage", "launcher", "nodefacts", "result", "selfbin", "units", "wire"},
 	"figures":        {"histogram", "result", "wire"},
 	"histogram":      {"result"},
 	"hostlist":       {},
