@@ -126,6 +126,7 @@ func gcHeadroom() int64 {
 
 // gcHold is the collector's settings from before a phase was armed.
 type gcHold struct {
+	held    bool // false: nothing was changed, nothing to restore
 	percent int
 	limit   int64
 }
@@ -141,13 +142,16 @@ func holdGC() gcHold {
 		used = int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 	}
 	limit := debug.SetMemoryLimit(-1)
-	h := gcHold{percent: debug.SetGCPercent(-1), limit: limit}
+	h := gcHold{held: true, percent: debug.SetGCPercent(-1), limit: limit}
 	debug.SetMemoryLimit(min(used+gcHeadroom(), math.MaxInt64))
 	return h
 }
 
 // release restores the collector as it was before holdGC.
 func (h gcHold) release() {
+	if !h.held {
+		return
+	}
 	debug.SetGCPercent(h.percent)
 	debug.SetMemoryLimit(h.limit)
 }
