@@ -192,11 +192,12 @@ func (c *Coordinator) memberLeft(rank int) {
 	}
 }
 
-// ProbeClocks re-runs the clock probe on every rank (between phases) and
-// returns fresh infos. Probes run a few ranks at a time: in parallel to
+// ProbeClocks re-runs the clock probe (between phases) on every rank for
+// which only says yes, on all when only is nil, and returns the infos,
+// fresh for those ranks. Probes run a few ranks at a time: in parallel to
 // keep a large job quick, but few enough that the coordinator's own
 // scheduling does not inflate the round trips.
-func (c *Coordinator) ProbeClocks(ctx context.Context) ([]MemberInfo, error) {
+func (c *Coordinator) ProbeClocks(ctx context.Context, only func(rank int) bool) ([]MemberInfo, error) {
 	sessions, err := c.ready()
 	if err != nil {
 		return nil, fmt.Errorf("probe clocks: %w", err)
@@ -208,6 +209,9 @@ func (c *Coordinator) ProbeClocks(ctx context.Context) ([]MemberInfo, error) {
 	errs := make([]error, len(sessions))
 	var wg sync.WaitGroup
 	for r, s := range sessions {
+		if only != nil && !only(r) {
+			continue
+		}
 		sem <- struct{}{}
 		wg.Add(1)
 		started := c.goTracked(func() {

@@ -40,7 +40,7 @@ func TestClockOffset(t *testing.T) {
 		}
 	}
 	check("join", join(t, c))
-	infos, err := c.ProbeClocks(context.Background())
+	infos, err := c.ProbeClocks(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

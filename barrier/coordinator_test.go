@@ -181,7 +181,7 @@ func TestProbeClocks(t *testing.T) {
 	c := startCoordinator(t, testConfig(3, &logSink{}))
 	startRanks(t, c.Addr().String(), 3, fastOptions(), echo)
 	join(t, c)
-	infos, err := c.ProbeClocks(context.Background())
+	infos, err := c.ProbeClocks(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,6 +191,19 @@ func TestProbeClocks(t *testing.T) {
 		}
 	}
 	callEcho(t, c, 0) // probing leaves the sessions usable
+	// Probing rank 1 alone leaves the others' estimates as they were.
+	again, err := c.ProbeClocks(context.Background(), func(r int) bool { return r == 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []int{0, 2} {
+		if again[r] != infos[r] {
+			t.Errorf("rank %d was not to be probed: %+v, before %+v", r, again[r], infos[r])
+		}
+	}
+	if i := again[1]; i.ClockError <= 0 || abs(i.ClockOffset) > i.ClockError+int64(time.Millisecond) {
+		t.Errorf("rank 1 probed alone: %+v", i)
+	}
 }
 
 func TestConfigErrors(t *testing.T) {
