@@ -5,7 +5,7 @@
 # Usage: bench/seq-vs-fio.sh [PARENT_DIR|ram]      (default /var/tmp; run as root)
 #   ram: a filesystem on a block device in memory (see ram_parent in common.sh)
 #   TOTAL_MIB=4096  aggregate size in MiB, divided among the threads
-#   THREADS="1 2 4"  ROUNDS=5  MODES="buffered direct"
+#   THREADS="1 2 4"  ROUNDS=5  MODES="buffered direct"  REREADS=0 (below)
 #   IOSWARM=/path/to/ioswarm (built from this tree if unset)
 #
 # Like with like:
@@ -53,6 +53,11 @@
 #   then fio (psync, same block, O_DIRECT or a cold cache) and ioswarm
 #   (--reuse) read them, in alternating order; the "same files" column
 #   is the ratio of those two reads.
+# - Rereads (REREADS=N): the same fresh files, written once by ioswarm,
+#   then read N times by each tool in alternating order with no write in
+#   between, so a round's ratio holds no write-back of the round before;
+#   for each thread count, after the rounds (ROUNDS=0 for the rereads only).
+#   The "rereads" column is their ratio, each pair its own round.
 # - Order: the tools alternate on the same directory, ioswarm first in odd
 #   rounds and fio first in even ones (A B B A ...), so neither always runs
 #   first on a fresh directory; the figures are medians over the rounds. On
@@ -68,6 +73,7 @@ PARENT=${1:-/var/tmp}
 TOTAL_MIB=${TOTAL_MIB:-4096}
 THREADS=${THREADS:-"1 2 4"}
 ROUNDS=${ROUNDS:-5}
+REREADS=${REREADS:-0}
 MODES=${MODES:-"buffered direct"}
 # ENGINE=io_uring IODEPTH=4: ioswarm --engine io_uring --iodepth N against
 # fio ioengine=io_uring iodepth=N fixedbufs; the default is psync, depth 1.
@@ -131,7 +137,7 @@ PY
 # fio and ioswarm (--reuse) read those very files, fio first in odd rounds;
 # appends a "same" line with both read rates.
 same_files() {
-	local mode=$1 t=$2 round=$3 out=$WORK/same.json direct=() id names=() i fio_r sw_r
+	local mode=$1 t=$2 round=$3 out=$WORK/same.json direct=() id names=() i fio_r sw_r keep=()
 	rm -f -- "$out" # ioswarm notes on stderr when it replaces one
 	[ "$mode" = direct ] && direct=(--direct)
 	[ "$ENGINE" = io_uring ] && direct+=(--engine io_uring --iodepth "$IODEPTH")
@@ -154,10 +160,27 @@ same_files() {
 	same_ioswarm() {
 		rm -f -- "$WORK/same-read.json"
 		"$IOSWARM" run --dir "$WORK" --reuse "$id" --threads "$t" --total "${TOTAL_MIB}MiB" --block 16MiB \
-			--phases read "${direct[@]}" --quiet --format json --output "$WORK/same-read.json" >/dev/null ||
+			--phases read "${keep[@]}" "${direct[@]}" --quiet --format json --output "$WORK/same-read.json" >/dev/null ||
 			die "ioswarm --reuse read failed ($mode, $t threads)"
 		python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["phases"][0]["bandwidth"])' "$WORK/same-read.json"
 	}
+	if [ "$round" = reread ]; then
+		# The files stay (--keep on every read) for REREADS pairs of
+		# reads, after the writes' dirty data has had time to drain.
+		sleep 20
+		keep=(--keep)
+		for ((round = 1; round <= REREADS; round++)); do
+			same_pair reread
+		done
+	else
+		same_pair same
+	fi
+	rm -rf -- "$WORK/ioswarm-$id"
+}
+
+# same_pair KIND: one read of the same files by each tool, fio first in odd
+# rounds; appends a KIND line with both read rates.
+same_pair() {
 	if ((round % 2)); then
 		fio_r=$(same_fio)
 		sw_r=$(same_ioswarm)
@@ -165,8 +188,8 @@ same_files() {
 		sw_r=$(same_ioswarm)
 		fio_r=$(same_fio)
 	fi
-	rm -rf -- "$WORK/ioswarm-$id"
-	printf 'same\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$t" "$round" "$sw_r" "$fio_r" >>"$RESULTS"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$mode" "$t" "$round" "$sw_r" "$fio_r" >>"$RESULTS"
+	tail -n 1 "$RESULTS" | awk -F'\t' '{ printf "  %-8s %s threads %s %s: ioswarm read %.3f GB/s, fio read %.3f GB/s\n", $2, $3, $1, $4, $5 / 1e9, $6 / 1e9 }'
 }
 
 # fio_phase MODE T RW: one fio run of the write or read phase; prints the
@@ -209,8 +232,8 @@ for mode in $MODES; do
 			in_turn "$round" run_ioswarm run_fio "$mode" "$t" "$round"
 			tail -n 2 "$RESULTS" | sort | awk -F'\t' '{ printf "  %-8s %s threads round %s  %-7s  write %.3f GB/s  read %.3f GB/s\n", $2, $3, $4, $1, $5 / 1e9, $6 / 1e9 }'
 			same_files "$mode" "$t" "$round"
-			tail -n 1 "$RESULTS" | awk -F'\t' '{ printf "  %-8s %s threads round %s  same files: ioswarm read %.3f GB/s, fio read %.3f GB/s\n", $2, $3, $4, $5 / 1e9, $6 / 1e9 }'
 		done
+		if ((REREADS > 0)); then same_files "$mode" "$t" reread; fi
 	done
 done
 
@@ -235,10 +258,12 @@ print("median bandwidth in GB/s (10^9 bytes/s) over the rounds; ratio = ioswarm 
 print("same files: both tools read the same fresh files ioswarm wrote")
 print(f"{'mode':>8} {'threads':>7} | {'write ioswarm':>13} {'fio':>7} {'ratio':>6} | {'read ioswarm':>12} {'fio':>7} {'ratio':>6} |"
       f" {'same files':>10} {'fio':>7} {'ratio':>6}")
-seen = []
+seen, reread = [], []
 for r in rows:
-    if r[0] != "same" and r[1:3] not in seen:
+    if r[0] in ("ioswarm", "fio") and r[1:3] not in seen:
         seen.append(r[1:3])
+    if r[0] == "reread" and r[1:3] not in reread:
+        reread.append(r[1:3])
 for mode, t in seen:
     w = med("ioswarm", mode, t, 4), med("fio", mode, t, 4)
     rd = med("ioswarm", mode, t, 5), med("fio", mode, t, 5)
@@ -254,4 +279,12 @@ print(f"{'mode':>8} {'threads':>7} | {'write':>30} | {'read, own files':>30} | {
 for mode, t in seen:
     print(f"{mode:>8} {t:>7} | {rounds(ratios(mode, t, 4)):>30} | {rounds(ratios(mode, t, 5)):>30} |"
           f" {rounds(ratios(mode, t, 4, 'same', 'same', 5)):>30}")
+if reread:
+    print()
+    print("rereads: the same files read by each tool in turn, no write between; median GB/s and the pairs' ratio")
+    for mode, t in reread:
+        x = ratios(mode, t, 4, "reread", "reread", 5)
+        sw, fio = med("reread", mode, t, 4), med("reread", mode, t, 5)
+        print(f"{mode:>8} {t:>7} | {len(x)} pairs | ioswarm {sw / 1e9:.3f} fio {fio / 1e9:.3f} |"
+              f" {rounds(x):>30} | lowest {min(x):.2f}, highest {max(x):.2f}")
 PY
