@@ -98,7 +98,6 @@ func writeFootnotes(w io.Writer, phases []result.Phase) {
 		fmt.Fprintf(w, "%s: data verified while reading, inside the timed window\n", v)
 	}
 	if withheld(phases, "") {
-		fmt.Fprintln(w, "first-done n/a: not reported for buffered writes with fsync (the other threads'")
-		fmt.Fprintln(w, "  data was still in the page cache when the first thread ended)")
+		fmt.Fprintln(w, FirstDoneWithheldNote)
 	}
 }

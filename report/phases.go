@@ -98,6 +98,12 @@ func fsyncShare(p *result.Phase) string {
 	return percent(p.FsyncShare)
 }
 
+// FirstDoneWithheldNote explains an "n/a" in a first-done column, under
+// every table that prints one: a reader of a sweep or a comparison meets
+// it as often as a reader of one run.
+const FirstDoneWithheldNote = "first-done n/a: not reported for buffered writes with fsync (the other threads'\n" +
+	"  data was still in the page cache when the first thread ended)"
+
 // withheld reports whether any phase named name (any phase for "") does
 // not report first-done.
 func withheld(phases []result.Phase, name string) bool {

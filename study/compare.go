@@ -135,9 +135,10 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	}
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, strings.Join(head, "\t")+"\t\n")
-	early := false
+	early, withheld := false, false
 	for _, p := range pairs {
 		if p.A != nil && p.B != nil {
+			withheld = withheld || p.A.FirstDoneWithheld || p.B.FirstDoneWithheld
 			cells := pairCells(p, width, slices.Contains(head, "A IOPS"))
 			if depth {
 				cells = append(cells[:2:2], append([]string{strconv.Itoa(p.IODepth)}, cells[2:]...)...)
@@ -151,6 +152,9 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	fmt.Fprintln(ew, "within = they do, the change may be noise; - = a side has one iteration")
 	if early {
 		fmt.Fprintln(ew, "* a run that ended early, in A or B: its figures are not a measurement of the whole point")
+	}
+	if withheld {
+		fmt.Fprintln(ew, report.FirstDoneWithheldNote)
 	}
 	for _, line := range unmatched(pairs) {
 		fmt.Fprintln(ew, line)

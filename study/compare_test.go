@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/report"
 	"ioswarm/result"
 )
 
@@ -187,5 +188,23 @@ func TestCompareRules(t *testing.T) {
 	}
 	if strings.Contains(out, "records:") || strings.Contains(out, "fsync:") {
 		t.Errorf("a setting both share was named:\n%s", out)
+	}
+}
+
+// A first-done cell shown as "n/a" is explained under the comparison, as
+// under a run's table; with no such cell there is no such line.
+func TestCompareExplainsWithheldFirstDone(t *testing.T) {
+	a := sweepOf("a", map[int][]string{1: {"write", "read"}})
+	b := sweepOf("b", map[int][]string{1: {"write", "read"}})
+	if out := compareText(t, a, b); strings.Contains(out, "first-done n/a") {
+		t.Errorf("explained an n/a that is not there:\n%s", out)
+	}
+	b.Points[0].Phases[0].FirstDoneNote = "buffered write with fsync"
+	out := compareText(t, a, b)
+	if !regexp.MustCompile(`(?m)^\s*write\s+1\s+.*\sn/a\s`).MatchString(out) {
+		t.Fatalf("the write's first-done is not n/a:\n%s", out)
+	}
+	if !strings.Contains(out, report.FirstDoneWithheldNote+"\n") {
+		t.Errorf("n/a not explained:\n%s", out)
 	}
 }

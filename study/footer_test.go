@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/report"
 	"ioswarm/result"
 )
 
@@ -29,5 +30,27 @@ func TestFooterSumsTimeOutsideThePhases(t *testing.T) {
 	tab.Footer(old)
 	if out.Len() != 0 {
 		t.Errorf("a sweep without the figure printed %q", out.String())
+	}
+}
+
+// A sweep whose rows showed first-done as "n/a" says why in its footer.
+func TestFooterExplainsWithheldFirstDone(t *testing.T) {
+	s := &Sweep{Points: []*result.Job{
+		{Config: result.Config{Threads: 1}, Phases: []result.Phase{{Name: "write", Iteration: 1}, {Name: "read", Iteration: 1}}},
+	}}
+	var out strings.Builder
+	tab := NewTable(&out, s)
+	out.Reset()
+	tab.Footer(s)
+	if out.Len() != 0 {
+		t.Errorf("a sweep without n/a printed %q", out.String())
+	}
+	s.Points[0].Phases[0].FirstDoneNote = "buffered write with fsync"
+	tab.Row(s.Points[0])
+	row := out.String()
+	out.Reset()
+	tab.Footer(s)
+	if !strings.Contains(row, "n/a") || out.String() != report.FirstDoneWithheldNote+"\n" {
+		t.Errorf("row %q, footer %q: want an n/a explained by %q", row, out.String(), report.FirstDoneWithheldNote)
 	}
 }

@@ -152,21 +152,35 @@ func (t *Table) printf(format string, args ...any) {
 // Footer prints the time the sweep spent outside its timed phases, when
 // its points recorded it: the launch, then the points' own (node checks,
 // job directories, cache drops, prefills, gathering, cleanup), in all and
-// per point at the median.
+// per point at the median. Where a row showed "n/a", it says why.
 func (t *Table) Footer(s *Sweep) {
 	var outside []float64 // seconds
 	var sum float64
+	withheld := false
 	for _, p := range s.Points {
 		if p != nil && p.ElapsedNS > 0 {
 			outside = append(outside, float64(p.OutsidePhasesNS)/1e9)
 			sum += outside[len(outside)-1]
 		}
+		withheld = withheld || (p != nil && firstDoneWithheld(p))
 	}
-	if len(outside) == 0 {
-		return
+	if len(outside) > 0 {
+		t.printf("outside the timed phases: launch %.2f s, then %.2f s over %d points (median %.2f s per point)\n",
+			float64(s.LaunchNS)/1e9, sum, len(outside), report.Median(outside))
 	}
-	t.printf("outside the timed phases: launch %.2f s, then %.2f s over %d points (median %.2f s per point)\n",
-		float64(s.LaunchNS)/1e9, sum, len(outside), report.Median(outside))
+	if withheld {
+		t.printf("%s\n", report.FirstDoneWithheldNote)
+	}
+}
+
+// firstDoneWithheld says whether a point's row shows "n/a" for first-done.
+func firstDoneWithheld(job *result.Job) bool {
+	for _, f := range FiguresOf(job) {
+		if f.FirstDoneWithheld {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteTable prints a whole sweep: what the live table printed, followed
