@@ -97,7 +97,7 @@ func writeFootnotes(w io.Writer, phases []result.Phase) {
 	if v := verifiedNames(phases); v != "" {
 		fmt.Fprintf(w, "%s: data verified while reading, inside the timed window\n", v)
 	}
-	if withheld(phases, "") {
+	if FirstDoneWithheld(phases) {
 		fmt.Fprintln(w, FirstDoneWithheldNote)
 	}
 }

@@ -104,6 +104,10 @@ func fsyncShare(p *result.Phase) string {
 const FirstDoneWithheldNote = "first-done n/a: not reported for buffered writes with fsync (the other threads'\n" +
 	"  data was still in the page cache when the first thread ended)"
 
+// FirstDoneWithheld says whether any of phases reports no first-done: a
+// table that prints them shows "n/a" and owes FirstDoneWithheldNote.
+func FirstDoneWithheld(phases []result.Phase) bool { return withheld(phases, "") }
+
 // withheld reports whether any phase named name (any phase for "") does
 // not report first-done.
 func withheld(phases []result.Phase, name string) bool {

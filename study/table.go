@@ -162,7 +162,7 @@ func (t *Table) Footer(s *Sweep) {
 			outside = append(outside, float64(p.OutsidePhasesNS)/1e9)
 			sum += outside[len(outside)-1]
 		}
-		withheld = withheld || (p != nil && firstDoneWithheld(p))
+		withheld = withheld || (p != nil && report.FirstDoneWithheld(p.Phases))
 	}
 	if len(outside) > 0 {
 		t.printf("outside the timed phases: launch %.2f s, then %.2f s over %d points (median %.2f s per point)\n",
@@ -171,16 +171,6 @@ func (t *Table) Footer(s *Sweep) {
 	if withheld {
 		t.printf("%s\n", report.FirstDoneWithheldNote)
 	}
-}
-
-// firstDoneWithheld says whether a point's row shows "n/a" for first-done.
-func firstDoneWithheld(job *result.Job) bool {
-	for _, f := range FiguresOf(job) {
-		if f.FirstDoneWithheld {
-			return true
-		}
-	}
-	return false
 }
 
 // WriteTable prints a whole sweep: what the live table printed, followed
