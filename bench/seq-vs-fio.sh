@@ -179,7 +179,8 @@ same_files() {
 }
 
 # same_pair KIND: one read of the same files by each tool, fio first in odd
-# rounds; appends a KIND line with both read rates.
+# rounds; appends a KIND line with both read rates. Called from same_files
+# only: it uses that function's mode, t, round, fio_r, sw_r and readers.
 same_pair() {
 	if ((round % 2)); then
 		fio_r=$(same_fio)
