@@ -265,6 +265,9 @@ func TestMetadataPhasesCountAndVerify(t *testing.T) {
 				if w.rec.Ops != 50 || w.hist.Count() != 50 {
 					t.Errorf("shared %v: %s: %d ops, %d latencies; want 50", shared, name, w.rec.Ops, w.hist.Count())
 				}
+				if want := filepath.Join(dir, mdDirName(w.thread, shared)); w.rec.File != want {
+					t.Errorf("shared %v: %s: thread %d's record names %q, want its directory %q", shared, name, w.thread, w.rec.File, want)
+				}
 			}
 			s.phaseDone(name)
 		}

@@ -280,6 +280,9 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	copy(want, data)
 	untimed := p.name == wire.MDCreate || p.name == wire.MDDelete
 	path := make([]byte, 0, len(prefix)+24)
+	// The record names what the thread worked in: its metadata directory,
+	// not the data file (t<i>.dat) it never touches in these phases.
+	w.rec.File = w.mdDir.path
 	w.rec.StartNS = clock.Now()
 	if p.gate != nil {
 		p.gate.pass(p.stop)
