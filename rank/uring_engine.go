@@ -99,116 +99,177 @@ func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (in
 	if err := u.r.Bind(); err != nil {
 		return 0, fmt.Errorf("%s %s: %w", p.name, job.src.path, err)
 	}
-	op := uint8(uring.OpRead)
-	switch {
-	case job.write && u.fixed:
-		op = uring.OpWriteFixed
-	case job.write:
-		op = uring.OpWrite
-	case u.fixed:
-		op = uring.OpReadFixed
-	}
-	var issued, completed, timedOps int64
-	var firstErr error
-	inflight, timed, stopping := 0, true, false
-	// issue queues the next operation in a free slot, if work is left.
-	issue := func() bool {
-		if inflight == u.depth || issued == job.total || stopping || firstErr != nil {
-			return false
-		}
-		if p.stop.Load() {
-			stopping, firstErr = true, errStopped
-			return false
-		}
-		slot := u.free[len(u.free)-1]
-		u.free = u.free[:len(u.free)-1]
-		off := job.next()
-		buf := slotBuffer(u, slot, off, job)
-		if job.write {
-			w.putPattern(buf, off, job)
-		}
-		u.off[slot], u.done[slot] = off, 0
-		u.start[slot] = clock.Now()
-		u.r.Prepare(op, fd, slot, buf, off, uint64(slot))
-		inflight++
-		issued++
-		u.depthSum += int64(inflight)
-		u.depthN++
-		u.depthMax = max(u.depthMax, inflight)
-		return true
-	}
-	for {
-		for issue() {
-		}
-		if inflight == 0 {
-			break
-		}
-		if err := u.r.SubmitAndWait(1); err != nil {
-			return timedOps, fmt.Errorf("%s %s: %w", p.name, job.src.path, err)
-		}
-		t1 := clock.Now()
-		head, tail := u.r.Ready()
-		for ; head != tail; head++ {
-			c := u.r.At(head)
-			slot := uint16(c.UserData)
-			buf := slotBuffer(u, slot, u.off[slot], job)
-			rest := buf[u.done[slot]:]
-			switch res := c.Res; {
-			case res == -int32(unix.EAGAIN) || res == -int32(unix.EINTR):
-				u.r.Prepare(op, fd, slot, rest, u.off[slot]+u.done[slot], uint64(slot))
-				continue
-			case res < 0:
-				if firstErr == nil || errors.Is(firstErr, errStopped) {
-					firstErr = fmt.Errorf("%s %s at offset %d: %w", p.name, job.src.path, u.off[slot], unix.Errno(-res))
-				}
-			case res == 0 && !job.write:
-				if firstErr == nil {
-					firstErr = fmt.Errorf("read %s: file ends early (EOF at offset %d)", job.src.path, u.off[slot]+u.done[slot])
-				}
-			case int(res) < len(rest):
-				// A short transfer: the rest goes again from where it stopped.
-				u.done[slot] += int64(res)
-				u.r.Prepare(op, fd, slot, rest[res:], u.off[slot]+u.done[slot], uint64(slot))
-				continue
-			default:
-				completed++
-				if firstErr == nil && !stopping {
-					w.done.Store(completed * job.block)
-					if !job.write && p.verify {
-						if err := job.src.check(buf, u.off[slot]); err != nil {
-							firstErr = fmt.Errorf("verify %s: %w", job.src.path, err)
-						}
-					}
-					if timed && firstErr == nil {
-						timedOps = completed
-						timed = w.account(p, u.start[slot], t1, completed, completed*job.block, completed < job.total)
-						stopping = !timed && !job.untimed
-					}
-				}
-			}
-			inflight--
-			u.free = append(u.free, slot)
-			// Each completion's slot goes back to the device at once, not
-			// when the whole batch has been looked at: refilled in bursts,
-			// the queue drains between them, and the device's own batching
-			// then keeps the bursts going (half the depth on average, 0.7×
-			// fio's IOPS at depth 32 on one thread). The last of the batch
-			// is the exception: its refill goes with the wait for the next
-			// completion, in the same entry into the kernel, at once all
-			// the same. Submitted on its own, every batch cost two entries,
-			// at depth 1 two per operation where fio makes one.
-			if issue() && head+1 != tail {
-				if err := u.r.SubmitAndWait(0); err != nil {
-					return timedOps, fmt.Errorf("%s %s: %w", p.name, job.src.path, err)
-				}
-			}
-		}
-		u.r.Consumed(tail)
-	}
+	l := ringLoop{w: w, p: p, fd: fd, u: u, job: job, op: ringOp(job.write, u.fixed), timed: true}
+	err := l.run()
 	if u.depthN > 0 {
 		w.rec.DepthMean, w.rec.DepthMax, w.rec.DepthSamples = float64(u.depthSum)/float64(u.depthN), u.depthMax, u.depthN
 	}
-	return timedOps, firstErr
+	return l.timedOps, err
+}
+
+// ringOp is the operation a loop submits: fixed where the buffers are
+// registered.
+func ringOp(write, fixed bool) uint8 {
+	switch {
+	case write && fixed:
+		return uring.OpWriteFixed
+	case write:
+		return uring.OpWrite
+	case fixed:
+		return uring.OpReadFixed
+	}
+	return uring.OpRead
+}
+
+// ringLoop is one run of a job on a worker's ring: what has been issued
+// and completed, and whether the loop is still timing or winding down.
+type ringLoop struct {
+	w   *worker
+	p   *phaseParams
+	fd  int
+	u   *uringIO
+	job uringJob
+	op  uint8
+
+	issued, completed, timedOps int64
+	inflight                    int
+	timed                       bool  // the stonewall has not yet ended the timing
+	stopping                    bool  // issue no more; drain what is in flight
+	err                         error // the first error (errStopped may give way to a real one)
+}
+
+// run issues and completes until nothing is left in flight.
+func (l *ringLoop) run() error {
+	for {
+		for l.issue() {
+		}
+		if l.inflight == 0 {
+			return l.err
+		}
+		if err := l.enter(1); err != nil {
+			return err
+		}
+		if err := l.reap(clock.Now()); err != nil {
+			return err
+		}
+	}
+}
+
+// enter submits what is queued and waits for wait completions.
+func (l *ringLoop) enter(wait uint32) error {
+	if err := l.u.r.SubmitAndWait(wait); err != nil {
+		return fmt.Errorf("%s %s: %w", l.p.name, l.job.src.path, err)
+	}
+	return nil
+}
+
+// issue queues the next operation in a free slot, if work is left, and
+// says whether it did.
+func (l *ringLoop) issue() bool {
+	if l.inflight == l.u.depth || l.issued == l.job.total || l.stopping || l.err != nil {
+		return false
+	}
+	if l.p.stop.Load() {
+		l.stopping, l.err = true, errStopped
+		return false
+	}
+	u := l.u
+	slot := u.free[len(u.free)-1]
+	u.free = u.free[:len(u.free)-1]
+	off := l.job.next()
+	buf := slotBuffer(u, slot, off, l.job)
+	if l.job.write {
+		l.w.putPattern(buf, off, l.job)
+	}
+	u.off[slot], u.done[slot] = off, 0
+	u.start[slot] = clock.Now()
+	u.r.Prepare(l.op, l.fd, slot, buf, off, uint64(slot))
+	l.inflight++
+	l.issued++
+	u.depthSum += int64(l.inflight)
+	u.depthN++
+	u.depthMax = max(u.depthMax, l.inflight)
+	return true
+}
+
+// reap completes every completion ready, reaped at t1. Each completion's
+// slot goes back to the device at once, not when the whole batch has been
+// looked at: refilled in bursts, the queue drains between them, and the
+// device's own batching then keeps the bursts going (half the depth on
+// average, 0.7× fio's IOPS at depth 32 on one thread). The last of the
+// batch is the exception: its refill goes with the wait for the next
+// completion, in the same entry into the kernel, at once all the same.
+// Submitted on its own, every batch cost two entries, at depth 1 two per
+// operation where fio makes one.
+func (l *ringLoop) reap(t1 int64) error {
+	head, tail := l.u.r.Ready()
+	for ; head != tail; head++ {
+		if !l.complete(l.u.r.At(head), t1) {
+			continue // its slot is still in flight: nothing to refill
+		}
+		if l.issue() && head+1 != tail {
+			if err := l.enter(0); err != nil {
+				return err
+			}
+		}
+	}
+	l.u.r.Consumed(tail)
+	return nil
+}
+
+// complete settles one completion reaped at t1 and says whether its slot
+// is free again; a retry or the rest of a short transfer keeps the slot,
+// queued again from where it stopped.
+func (l *ringLoop) complete(c *uring.CQE, t1 int64) bool {
+	u := l.u
+	slot := uint16(c.UserData)
+	rest := slotBuffer(u, slot, u.off[slot], l.job)[u.done[slot]:]
+	switch res := c.Res; {
+	case res == -int32(unix.EAGAIN) || res == -int32(unix.EINTR):
+		u.r.Prepare(l.op, l.fd, slot, rest, u.off[slot]+u.done[slot], uint64(slot))
+		return false
+	case res < 0:
+		if l.err == nil || errors.Is(l.err, errStopped) {
+			l.err = fmt.Errorf("%s %s at offset %d: %w", l.p.name, l.job.src.path, u.off[slot], unix.Errno(-res))
+		}
+	case res == 0 && !l.job.write:
+		if l.err == nil {
+			l.err = fmt.Errorf("read %s: file ends early (EOF at offset %d)", l.job.src.path, u.off[slot]+u.done[slot])
+		}
+	case int(res) < len(rest):
+		u.done[slot] += int64(res)
+		u.r.Prepare(l.op, l.fd, slot, rest[res:], u.off[slot]+u.done[slot], uint64(slot))
+		return false
+	default:
+		l.completed++
+		l.account(slot, t1)
+	}
+	l.inflight--
+	u.free = append(u.free, slot)
+	return true
+}
+
+// account counts a whole operation in slot, reaped at t1: its bytes done,
+// its data checked on a verified read, and while timing, its latency and
+// the stonewall's verdict.
+func (l *ringLoop) account(slot uint16, t1 int64) {
+	if l.err != nil || l.stopping {
+		return
+	}
+	job, w := l.job, l.w
+	w.done.Store(l.completed * job.block)
+	if !job.write && l.p.verify {
+		buf := slotBuffer(l.u, slot, l.u.off[slot], job)
+		if err := job.src.check(buf, l.u.off[slot]); err != nil {
+			l.err = fmt.Errorf("verify %s: %w", job.src.path, err)
+			return
+		}
+	}
+	if l.timed {
+		l.timedOps = l.completed
+		l.timed = w.account(l.p, l.u.start[slot], t1, l.completed, l.completed*job.block, l.completed < job.total)
+		l.stopping = !l.timed && !job.untimed
+	}
 }
 
 // slotBuffer is the buffer slot's operation at off uses: the slot's
