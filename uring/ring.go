@@ -30,8 +30,12 @@ type Ring struct {
 	cqes    []CQE
 	entries uint32
 	pending uint32 // SQEs filled but not yet submitted
-	enters  uint64 // io_uring_enter calls made (Enters)
-	single  bool   // one mapping holds both rings
+	// submitted counts the SQEs the kernel has taken since the ring was
+	// made, modulo 2^32 like the completion queue's tail, which counts
+	// the completions it posted from 0 (see InKernel).
+	submitted uint32
+	enters    uint64 // io_uring_enter calls made (Enters)
+	single    bool   // one mapping holds both rings
 
 	// owned: the ring was set up for a single issuing thread with its
 	// completions deferred to that thread's entries into the kernel
@@ -322,11 +326,29 @@ func (r *Ring) SubmitAndWait(wait uint32) error {
 			return fmt.Errorf("io_uring_enter: %w", errno)
 		}
 		r.pending -= uint32(n)
+		r.submitted += uint32(n)
 		if r.pending == 0 || wait > 0 {
 			return nil
 		}
 	}
 }
+
+// InKernel is how many requests the kernel holds: handed to it and not
+// yet posted to the completion queue, whether or not the caller has
+// reaped the ones posted. It reads the queue's tail with an atomic load,
+// which orders it after the kernel's release store of that tail, so
+// every completion counted as posted is posted. A ring with deferred
+// completions (SINGLE_ISSUER|DEFER_TASKRUN) posts only inside the
+// owner's SubmitAndWait, so between two of them the count does not
+// change; on other rings it may fall at any moment.
+func (r *Ring) InKernel() int {
+	return int(r.submitted - atomic.LoadUint32(r.cqTail))
+}
+
+// Deferred says whether completions are posted only when the owning
+// thread enters the kernel (SubmitAndWait), which makes InKernel exact
+// between entries.
+func (r *Ring) Deferred() bool { return r.owned }
 
 // Enters counts the ring's entries into the kernel (io_uring_enter calls),
 // each a system call's cost; a loop's tests bound it per operation.

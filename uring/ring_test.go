@@ -149,3 +149,61 @@ func TestOwnedRingRefusesAnotherThread(t *testing.T) {
 		t.Errorf("a submission from another thread: %v, want EEXIST naming the cause", err)
 	}
 }
+
+// InKernel counts what the kernel holds: a request leaves the count when
+// its completion is posted, reaped or not, and not before; on a ring
+// with deferred completions that is only inside a SubmitAndWait.
+func TestInKernelCountsUntilPosted(t *testing.T) {
+	r := boundRing(t, 4)
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(p[0])
+	defer unix.Close(p[1])
+	bufs := [][]byte{make([]byte, 1), make([]byte, 1)}
+	r.Prepare(OpRead, p[0], 0, bufs[0], 0, 1) // both wait: the pipe is empty
+	r.Prepare(OpRead, p[0], 0, bufs[1], 0, 2)
+	if n := r.InKernel(); n != 0 {
+		t.Fatalf("%d in the kernel before any submission, want 0", n)
+	}
+	if err := r.SubmitAndWait(0); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.InKernel(); n != 2 {
+		t.Fatalf("%d in the kernel after submitting 2 reads of an empty pipe, want 2", n)
+	}
+	if _, err := unix.Write(p[1], []byte{'x'}); err != nil {
+		t.Fatal(err)
+	}
+	if r.Deferred() {
+		// Done, but not posted until the owner enters the kernel.
+		if n := r.InKernel(); n != 2 {
+			t.Errorf("%d in the kernel after a read finished unposted, want 2", n)
+		}
+	}
+	if err := r.SubmitAndWait(1); err != nil {
+		t.Fatal(err)
+	}
+	head, tail := r.Ready()
+	if tail-head != 1 {
+		t.Fatalf("%d completions ready, want 1", tail-head)
+	}
+	// Posted and not reaped: no longer the kernel's.
+	if n := r.InKernel(); n != 1 {
+		t.Errorf("%d in the kernel with one read posted (unreaped), want 1", n)
+	}
+	r.Consumed(tail)
+	if n := r.InKernel(); n != 1 {
+		t.Errorf("%d in the kernel after reaping, want 1", n)
+	}
+	if _, err := unix.Write(p[1], []byte{'y'}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SubmitAndWait(1); err != nil {
+		t.Fatal(err)
+	}
+	if n := r.InKernel(); n != 0 {
+		t.Errorf("%d in the kernel after both reads were posted, want 0", n)
+	}
+}
