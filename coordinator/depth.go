@@ -16,4 +16,27 @@ func depthAchieved(p *result.Phase) {
 	if n > 0 {
 		p.IODepthAchievedMean = sum / float64(n)
 	}
+	depthInKernel(p)
+}
+
+// depthInKernel sets the phase's depth as the kernel held it from its
+// threads': at submission, each thread's mean weighted by its
+// submissions, and over time, each thread's mean weighted by its span,
+// so both are the figures of all threads' samples and time together.
+func depthInKernel(p *result.Phase) {
+	var atSubmit, overTime float64
+	var samples, span int64
+	for _, t := range p.Threads {
+		atSubmit += t.IODepthKernelAtSubmitMean * float64(t.IODepthKernelSamples)
+		samples += t.IODepthKernelSamples
+		overTime += t.IODepthKernelTimeMean * float64(t.IODepthKernelSpanNS)
+		span += t.IODepthKernelSpanNS
+		p.IODepthKernelAtSubmitMax = max(p.IODepthKernelAtSubmitMax, t.IODepthKernelAtSubmitMax)
+	}
+	if samples > 0 {
+		p.IODepthKernelAtSubmitMean = atSubmit / float64(samples)
+	}
+	if span > 0 {
+		p.IODepthKernelTimeMean = overTime / float64(span)
+	}
 }

@@ -183,6 +183,9 @@ func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunRe
 			Host: host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
 			StartNS: m.FromRank(tr.StartNS), EndNS: m.FromRank(tr.EndNS),
 			IODepthAchievedMean: tr.DepthMean, IODepthAchievedMax: tr.DepthMax, IODepthSamples: tr.DepthSamples, FsyncNS: tr.FsyncNS, CloseNS: tr.CloseNS,
+			IODepthKernelAtSubmitMean: tr.KernelDepthMean, IODepthKernelAtSubmitMax: tr.KernelDepthMax,
+			IODepthKernelSamples: tr.KernelDepthSamples, IODepthKernelTimeMean: tr.KernelDepthTimeMean,
+			IODepthKernelSpanNS: tr.KernelDepthSpanNS,
 		})
 	}
 	return m.FromRank(rep.ReleasedAt), threads

@@ -104,6 +104,7 @@ func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (in
 	if u.depthN > 0 {
 		w.rec.DepthMean, w.rec.DepthMax, w.rec.DepthSamples = float64(u.depthSum)/float64(u.depthN), u.depthMax, u.depthN
 	}
+	l.depth.record(&w.rec)
 	return l.timedOps, err
 }
 
@@ -136,6 +137,7 @@ type ringLoop struct {
 	timed                       bool  // the stonewall has not yet ended the timing
 	stopping                    bool  // issue no more; drain what is in flight
 	err                         error // the first error (errStopped may give way to a real one)
+	depth                       kernelDepth
 }
 
 // run issues and completes until nothing is left in flight.
@@ -146,21 +148,31 @@ func (l *ringLoop) run() error {
 		if l.inflight == 0 {
 			return l.err
 		}
-		if err := l.enter(1); err != nil {
+		t1, err := l.enter(1)
+		if err != nil {
 			return err
 		}
-		if err := l.reap(clock.Now()); err != nil {
+		if err := l.reap(t1); err != nil {
 			return err
 		}
 	}
 }
 
-// enter submits what is queued and waits for wait completions.
-func (l *ringLoop) enter(wait uint32) error {
-	if err := l.u.r.SubmitAndWait(wait); err != nil {
-		return fmt.Errorf("%s %s: %w", l.p.name, l.job.src.path, err)
+// enter submits what is queued and waits for wait completions, and
+// returns when it came back. The clock readings bracket the kernel's
+// entry closely (nothing between them and the call checks its stack, see
+// rawcall.go), for the depth the kernel held over time.
+func (l *ringLoop) enter(wait uint32) (int64, error) {
+	r := l.u.r
+	before, submitted := r.InKernel(), r.Submitted()
+	t0 := clock.Now()
+	err := r.SubmitAndWait(wait)
+	t1 := clock.Now()
+	if err != nil {
+		return t1, fmt.Errorf("%s %s: %w", l.p.name, l.job.src.path, err)
 	}
-	return nil
+	l.depth.entered(t0, t1, before, int(r.Submitted()-submitted), r.InKernel())
+	return t1, nil
 }
 
 // issue queues the next operation in a free slot, if work is left, and
@@ -208,7 +220,7 @@ func (l *ringLoop) reap(t1 int64) error {
 			continue // its slot is still in flight: nothing to refill
 		}
 		if l.issue() && head+1 != tail {
-			if err := l.enter(0); err != nil {
+			if _, err := l.enter(0); err != nil {
 				return err
 			}
 		}

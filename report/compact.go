@@ -52,7 +52,7 @@ func writeCompact(w io.Writer, phases []result.Phase) {
 		if depth {
 			d := "-"
 			if p.IODepth > 0 {
-				d = fmt.Sprintf("%.1f/%d", p.IODepthAchievedMean, p.IODepth)
+				d = fmt.Sprintf("%.1f/%d", depthShown(p), p.IODepth)
 			}
 			cells = append(cells, d)
 		}

@@ -60,8 +60,8 @@ func throughputCells(p *result.Phase) []string {
 		iops = count(p.IOPS)
 	}
 	if p.IODepth > 0 {
-		// The depth achieved, beside the rate it bought.
-		iops += fmt.Sprintf(" qd%.1f", p.IODepthAchievedMean)
+		// The depth the kernel held, beside the rate it bought.
+		iops += fmt.Sprintf(" qd%.1f", depthShown(p))
 	}
 	return []string{phaseName(p), strconv.Itoa(p.Iteration), strconv.Itoa(len(p.Threads)),
 		units.FormatBinary(p.Bytes), seconds(p.WindowNS), gb(p.Bandwidth), gib(p.Bandwidth),

@@ -232,6 +232,18 @@ type Phase struct {
 	IODepth             int     `json:"iodepth,omitempty"`
 	IODepthAchievedMean float64 `json:"iodepth_achieved_mean,omitempty"`
 	IODepthAchievedMax  int     `json:"iodepth_achieved_max,omitempty"`
+
+	// The depth the kernel held (io_uring only): requests handed to it and
+	// not yet posted to the completion queue, reaped or not. At each
+	// submission, counting the request submitted: the mean over every
+	// submission of every thread and the largest. Over time: each thread's
+	// mean over its loop's span, weighted by that span. The achieved
+	// figures above count a request until it is reaped, which keeps them
+	// at the depth asked; files without these fields had only those.
+	IODepthKernelAtSubmitMean float64 `json:"iodepth_kernel_at_submit_mean,omitempty"`
+	IODepthKernelAtSubmitMax  int     `json:"iodepth_kernel_at_submit_max,omitempty"`
+	IODepthKernelTimeMean     float64 `json:"iodepth_kernel_time_mean,omitempty"`
+
 	// Series is the phase over time: what completed in each interval.
 	Series *Series `json:"series,omitempty"`
 	// LatencySeries is a random phase's latency over time.
@@ -308,6 +320,14 @@ type Thread struct {
 	IODepthAchievedMean float64 `json:"iodepth_achieved_mean,omitempty"`
 	IODepthAchievedMax  int     `json:"iodepth_achieved_max,omitempty"`
 	IODepthSamples      int64   `json:"iodepth_samples,omitempty"`
+	// The depth the kernel held for this thread (see Phase), with the
+	// submissions and the span (first entry into the kernel to the last
+	// return) that weight it in the phase's figures.
+	IODepthKernelAtSubmitMean float64 `json:"iodepth_kernel_at_submit_mean,omitempty"`
+	IODepthKernelAtSubmitMax  int     `json:"iodepth_kernel_at_submit_max,omitempty"`
+	IODepthKernelSamples      int64   `json:"iodepth_kernel_samples,omitempty"`
+	IODepthKernelTimeMean     float64 `json:"iodepth_kernel_time_mean,omitempty"`
+	IODepthKernelSpanNS       int64   `json:"iodepth_kernel_span_ns,omitempty"`
 }
 
 // Stat summarises one figure over the iterations of a phase.

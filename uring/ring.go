@@ -345,6 +345,10 @@ func (r *Ring) InKernel() int {
 	return int(r.submitted - atomic.LoadUint32(r.cqTail))
 }
 
+// Submitted counts the requests the kernel has taken from the ring since
+// it was made, modulo 2^32.
+func (r *Ring) Submitted() uint32 { return r.submitted }
+
 // Deferred says whether completions are posted only when the owning
 // thread enters the kernel (SubmitAndWait), which makes InKernel exact
 // between entries.

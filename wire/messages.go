@@ -163,6 +163,15 @@ type ThreadRecord struct {
 	DepthSamples int64   `json:"iodepth_samples,omitempty"`
 	FsyncNS      int64   `json:"fsync_ns,omitempty"` // the timed fsync's duration
 	CloseNS      int64   `json:"close_ns,omitempty"` // the timed close's duration
+
+	// The depth the kernel held: requests handed to it and not yet
+	// posted to the completion queue, at each submission (mean, max,
+	// samples) and averaged over the loop's span (time mean, span).
+	KernelDepthMean     float64 `json:"iodepth_kernel_at_submit_mean,omitempty"`
+	KernelDepthMax      int     `json:"iodepth_kernel_at_submit_max,omitempty"`
+	KernelDepthSamples  int64   `json:"iodepth_kernel_samples,omitempty"`
+	KernelDepthTimeMean float64 `json:"iodepth_kernel_time_mean,omitempty"`
+	KernelDepthSpanNS   int64   `json:"iodepth_kernel_span_ns,omitempty"`
 }
 
 // RunReply carries the phase's records and the rank's merged latency histogram.
