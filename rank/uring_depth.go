@@ -20,18 +20,23 @@ type kernelDepth struct {
 }
 
 // entered accounts one entry into the kernel: it began at t0 with before
-// requests held, submitted n, and returned at t1 with after held.
+// requests held, submitted n, returned at t1 with after held, and waited
+// for a completion or not.
 //
 // On a ring with deferred completions (uring.Ring.Deferred) the kernel
 // posts only inside an entry, and there only after it has taken the
 // entry's submissions, so the k-th of them found before+k (itself
-// counted) in the kernel: exact. Of the entry's span all is counted at
-// before+n: what it posted is taken as posted at its return, which an
-// entry that waited for a completion is close to, and one that did not
-// lasts microseconds. Between entries the count stays as it was. On other
-// rings completions are also posted between entries, which this counts
-// at the next entry: the figures may then read a little high.
-func (d *kernelDepth) entered(t0, t1 int64, before, n, after int) {
+// counted) in the kernel: exact. Over time, what an entry posted is taken
+// as posted at its return. An entry that waited is counted at before+n
+// throughout: it took its few requests (one, or a retry or two) at once
+// and posted when the wait ended, at its return. An entry that waited
+// for nothing spent its time taking its requests, each of which may
+// start I/O (a buffered read its readahead, 0.1 ms and more): they are
+// counted as taken evenly across it. Between entries the count stays as
+// it was. On other rings completions are also posted between entries,
+// which this counts at the next entry: the figures may then read a
+// little high.
+func (d *kernelDepth) entered(t0, t1 int64, before, n, after int, waited bool) {
 	if d.first == 0 {
 		d.first = t0
 	} else {
@@ -42,7 +47,11 @@ func (d *kernelDepth) entered(t0, t1 int64, before, n, after int) {
 		d.samples += int64(n)
 		d.max = max(d.max, before+n)
 	}
-	d.area += int64(before+n) * (t1 - t0)
+	if waited {
+		d.area += int64(before+n) * (t1 - t0)
+	} else {
+		d.area += int64(2*before+n) * (t1 - t0) / 2
+	}
 	d.held, d.last = after, t1
 }
 

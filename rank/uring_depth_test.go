@@ -8,24 +8,25 @@ import (
 
 // The count at submission and its time integral follow the kernel's
 // count through a scripted run of entries: each submission counts the
-// requests already held plus itself, and between entries the count is
-// the one left by the last.
+// requests already held plus itself; an entry that waited holds its
+// submissions from its start, one that did not takes them evenly across
+// it; between entries the count is the one left by the last.
 func TestKernelDepthFollowsEntries(t *testing.T) {
 	var d kernelDepth
-	// t=100..110: 4 submitted into an empty kernel, 1 posted: 3 left.
-	d.entered(100, 110, 0, 4, 3)
-	// t=130..200: 1 submitted beside the 3, all 4 wait until 2 post.
-	d.entered(130, 200, 3, 1, 2)
-	// t=200..260: nothing submitted, both post.
-	d.entered(200, 260, 2, 0, 0)
+	// t=100..110: 4 taken into an empty kernel without waiting, 1 posted.
+	d.entered(100, 110, 0, 4, 3, false)
+	// t=130..200: 1 taken beside the 3, all 4 held until 2 post.
+	d.entered(130, 200, 3, 1, 2, true)
+	// t=200..260: nothing taken, both post.
+	d.entered(200, 260, 2, 0, 0, true)
 	var rec wire.ThreadRecord
 	d.record(&rec)
 	// Submissions found 1, 2, 3, 4, then 4.
 	if rec.KernelDepthSamples != 5 || rec.KernelDepthMean != 14.0/5 || rec.KernelDepthMax != 4 {
 		t.Errorf("at submission: %d samples, mean %.3f, max %d; want 5, 2.8, 4", rec.KernelDepthSamples, rec.KernelDepthMean, rec.KernelDepthMax)
 	}
-	// 4×10 + 3×20 (between entries) + 4×70 + 2×60 over 160 ns.
-	wantArea := 4.0*10 + 3*20 + 4*70 + 2*60
+	// 2×10 (0 rising to 4) + 3×20 (between entries) + 4×70 + 2×60 over 160 ns.
+	wantArea := 2.0*10 + 3*20 + 4*70 + 2*60
 	if rec.KernelDepthSpanNS != 160 || rec.KernelDepthTimeMean != wantArea/160 {
 		t.Errorf("over time: span %d mean %.4f; want 160, %.4f", rec.KernelDepthSpanNS, rec.KernelDepthTimeMean, wantArea/160)
 	}

@@ -148,6 +148,14 @@ func (l *ringLoop) run() error {
 		if l.inflight == 0 {
 			return l.err
 		}
+		// Several queued at once (the first fill): handed over in an entry
+		// that waits for nothing, then waited for, so the kernel's taking
+		// them spans an entry of its own (see kernelDepth.entered).
+		if l.u.r.Pending() > 1 {
+			if _, err := l.enter(0); err != nil {
+				return err
+			}
+		}
 		t1, err := l.enter(1)
 		if err != nil {
 			return err
@@ -171,7 +179,7 @@ func (l *ringLoop) enter(wait uint32) (int64, error) {
 	if err != nil {
 		return t1, fmt.Errorf("%s %s: %w", l.p.name, l.job.src.path, err)
 	}
-	l.depth.entered(t0, t1, before, int(r.Submitted()-submitted), r.InKernel())
+	l.depth.entered(t0, t1, before, int(r.Submitted()-submitted), r.InKernel(), wait > 0)
 	return t1, nil
 }
 

@@ -349,6 +349,9 @@ func (r *Ring) InKernel() int {
 // it was made, modulo 2^32.
 func (r *Ring) Submitted() uint32 { return r.submitted }
 
+// Pending counts the requests prepared and not yet taken by the kernel.
+func (r *Ring) Pending() int { return int(r.pending) }
+
 // Deferred says whether completions are posted only when the owning
 // thread enters the kernel (SubmitAndWait), which makes InKernel exact
 // between entries.
