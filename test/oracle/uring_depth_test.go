@@ -1,0 +1,103 @@
+package oracle
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os/exec"
+	"testing"
+	"time"
+
+	"ioswarm/result"
+	"ioswarm/test/harness"
+)
+
+// depthTolerance: how far, relatively, a thread's kernel-side depth may be
+// from what the kernel's own trace shows. The count at each submission is
+// read off the same ring words the kernel moves, so it should match
+// exactly; the mean over time places each entry's submissions at its start
+// and its postings at its return, µs from the kernel's own moments.
+const depthTolerance = 0.05
+
+// The depth ioswarm records for an io_uring thread is what the kernel
+// held: by the kernel's io_uring tracepoints (a request taken from the
+// submission queue, its completion posted), at depth 8 and 32, buffered
+// and O_DIRECT, every submission is counted, and the mean count at
+// submission and the mean over time are within 5% of the kernel's.
+func TestURingDepthAgreesWithTheKernel(t *testing.T) {
+	path := bin.Path(t)
+	for _, depth := range []int{8, 32} {
+		for _, direct := range []bool{false, true} {
+			t.Run(fmt.Sprintf("depth%d-direct-%v", depth, direct), func(t *testing.T) {
+				tr := newURingTracer(t)
+				args := []string{path, "run", "--dir", t.TempDir(), "--threads", "1", "--file-size", "16MiB",
+					"--block", "64KiB", "--rand-block", "4KiB", "--phases", "write,read,randread",
+					"--engine", "io_uring", "--iodepth", fmt.Sprint(depth),
+					"--format", "json", "--progress", "off", "--drop-caches", "on"}
+				if direct {
+					args = append(args, "--direct")
+				}
+				job := runTraced(t, tr, args)
+				lives, switches := uringLives(t, tr)
+				checkDepths(t, &job, lives, switches)
+			})
+		}
+	}
+}
+
+// runTraced runs ioswarm under the tracer and reads its result.
+func runTraced(t *testing.T, tr *tracer, args []string) result.Job {
+	t.Helper()
+	argv := tr.wrap(args...)
+	o := harness.RunCmd(t, exec.Command(argv[0], argv[1:]...), 2*time.Minute)
+	if o.Code != 0 {
+		t.Fatalf("ioswarm exited %d\n%s", o.Code, o.Stderr)
+	}
+	var job result.Job
+	if err := json.Unmarshal([]byte(o.Stdout), &job); err != nil {
+		t.Fatalf("result: %v\n%s", err, o.Stdout)
+	}
+	return job
+}
+
+// checkDepths holds each phase's one thread against the ring the kernel
+// saw take requests for it: one ring per phase, in the phases' order.
+func checkDepths(t *testing.T, job *result.Job, lives []*ringLife, switches []event) {
+	t.Helper()
+	if len(lives) != len(job.Phases) {
+		t.Fatalf("the kernel saw %d rings take requests, the result has %d phases", len(lives), len(job.Phases))
+	}
+	for i := range job.Phases {
+		p := &job.Phases[i]
+		if len(p.Threads) != 1 {
+			t.Fatalf("%s: %d threads, want 1", p.Name, len(p.Threads))
+		}
+		th, k := p.Threads[0], depthOf(lives[i])
+		// Preemption inside an entry widens the time mean's tolerance by
+		// what it can have added, as the other oracle checks allow for it.
+		slack := float64(entrySlack(lives[i], switches)) / float64(max(k.spanNS, 1))
+		t.Logf("%s: at submission %.2f (kernel %.2f), max %d (%d), over time %.2f (%.2f, preempted in entries up to %.2f) across %.1f ms (%.1f); %d submissions (%d)",
+			p.Name, th.IODepthKernelAtSubmitMean, k.atSubmitMean, th.IODepthKernelAtSubmitMax, k.atSubmitMax,
+			th.IODepthKernelTimeMean, k.timeMean, slack, ms(th.IODepthKernelSpanNS), ms(k.spanNS), th.IODepthKernelSamples, k.submits)
+		if k.unposted != 0 {
+			t.Errorf("%s: %d requests never posted in the kernel's trace", p.Name, k.unposted)
+		}
+		if th.IODepthKernelSamples != k.submits || th.IODepthKernelAtSubmitMax != k.atSubmitMax {
+			t.Errorf("%s: %d submissions counted, largest depth %d; the kernel took %d, held at most %d",
+				p.Name, th.IODepthKernelSamples, th.IODepthKernelAtSubmitMax, k.submits, k.atSubmitMax)
+		}
+		for _, f := range []struct {
+			field      string
+			ours, kern float64
+			slack      float64 // absolute, on top of depthTolerance
+		}{
+			{"iodepth_kernel_at_submit_mean", th.IODepthKernelAtSubmitMean, k.atSubmitMean, 0},
+			{"iodepth_kernel_time_mean", th.IODepthKernelTimeMean, k.timeMean, slack},
+		} {
+			if d := math.Abs(f.ours - f.kern); !(d <= depthTolerance*f.kern+f.slack) {
+				t.Errorf("%s: %s is %.3f, the kernel's %.3f (off by %.1f%%, tolerance %.0f%% + %.3f for preemption)",
+					p.Name, f.field, f.ours, f.kern, 100*d/f.kern, 100*depthTolerance, f.slack)
+			}
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package oracle
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// uringEvents are the kernel's io_uring tracepoints the depth oracle
+// counts from: a ring made, a request taken from its submission queue,
+// a completion posted to its completion queue.
+var uringEvents = []string{"io_uring_create", "io_uring_submit_req", "io_uring_complete"}
+
+// newURingTracer is newTracer's instance for the io_uring tracepoints,
+// or skips the test saying why it cannot have one.
+func newURingTracer(t *testing.T) *tracer {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("the io_uring depth oracle needs root to use ftrace (tracefs); skipped")
+	}
+	root, mounted := findTracefs()
+	if root == "" {
+		t.Skip("tracefs is not available (not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing, and mounting it failed); skipped")
+	}
+	for _, ev := range uringEvents {
+		if _, err := os.Stat(filepath.Join(root, "events/io_uring", ev)); err != nil {
+			unmount(mounted)
+			t.Skipf("no io_uring tracepoint %s in this kernel; skipped", ev)
+		}
+	}
+	tr := &tracer{dir: filepath.Join(root, "instances", fmt.Sprintf("ioswarm-uring-%d", os.Getpid())), mounted: mounted}
+	if err := os.Mkdir(tr.dir, 0o700); err != nil {
+		unmount(mounted)
+		t.Skipf("cannot make an ftrace instance: %v; skipped", err)
+	}
+	t.Cleanup(tr.close)
+	tr.write(t, "tracing_on", "0")
+	tr.write(t, "trace_clock", "mono")
+	tr.write(t, "buffer_size_kb", "16384")
+	tr.write(t, "options/event-fork", "1")
+	tr.write(t, "options/record-tgid", "1")
+	for _, ev := range uringEvents {
+		tr.write(t, "events/io_uring/"+ev+"/enable", "1")
+	}
+	// Context switches: a thread preempted inside an entry into the
+	// kernel, between its clock reading and the kernel's taking or
+	// posting, moves our figures off the kernel's by that long.
+	tr.write(t, "events/sched/sched_switch/enable", "1")
+	return tr
+}
+
+// A line of the trace for one of uringEvents: its thread, timestamp,
+// event and ring.
+var uringLine = regexp.MustCompile(`^\s*.+-(\d+)\s+\(\s*[\d-]+\)\s+\[\d+\]\s+\S+\s+(\d+)\.(\d+):\s+(io_uring_\w+):\s+ring\s+([0-9a-fx]+)`)
+
+// ringLife is one ring's requests as the kernel saw them, from its
+// creation: the moments it took a request and posted a completion, in
+// the order they happened.
+type ringLife struct {
+	ring   string
+	tid    int // the thread that submitted to it
+	events []ringEvent
+}
+
+type ringEvent struct {
+	ns     int64
+	submit bool // taken from the submission queue; else a completion posted
+}
+
+// uringLives reads the instance's trace into the lives of the rings that
+// took at least one request, in the order they were made, and the
+// context switches (as events for eachSpell). A ring's address may be
+// reused by a later one: a creation starts a new life.
+func uringLives(t *testing.T, tr *tracer) ([]*ringLife, []event) {
+	t.Helper()
+	tr.write(t, "tracing_on", "0")
+	if d := os.Getenv("ORACLE_KEEP"); d != "" {
+		b, _ := os.ReadFile(filepath.Join(tr.dir, "trace"))
+		_ = os.WriteFile(d, b, 0o644)
+	}
+	f, err := os.Open(filepath.Join(tr.dir, "trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var all []*ringLife
+	var switches []event
+	current := map[string]*ringLife{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line != "" && line[0] == '#' {
+			if strings.Contains(line, "LOST") {
+				t.Fatal("the ftrace buffer overflowed: events were lost, raise buffer_size_kb")
+			}
+			continue
+		}
+		if m := switchLine.FindStringSubmatch(line); m != nil {
+			prev, _ := strconv.ParseInt(m[3], 10, 64)
+			next, _ := strconv.ParseInt(m[5], 10, 64)
+			switches = append(switches, event{call: "sched_switch", ns: traceNS(m[1], m[2]), state: m[4],
+				args: map[string]int64{"prev": prev, "next": next}})
+			continue
+		}
+		m := uringLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		tid, _ := strconv.Atoi(m[1])
+		ns, name, ring := traceNS(m[2], m[3]), m[4], m[5]
+		if name == "io_uring_create" {
+			l := &ringLife{ring: ring}
+			current[ring] = l
+			all = append(all, l)
+			continue
+		}
+		l := current[ring]
+		if l == nil {
+			t.Fatalf("an event of a ring made before tracing began: %s", line)
+		}
+		if l.tid == 0 {
+			l.tid = tid
+		}
+		l.events = append(l.events, ringEvent{ns: ns, submit: name == "io_uring_submit_req"})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	var used []*ringLife
+	for _, l := range all {
+		if len(l.events) > 0 {
+			used = append(used, l)
+		}
+	}
+	return used, switches
+}
+
+// kernelDepth is what a ring's kernel held by its own trace: requests
+// taken and not yet posted, at each taking (counting the one taken) and
+// averaged over time from the first taking to the last posting.
+type kernelDepth struct {
+	submits          int64
+	atSubmitMean     float64
+	atSubmitMax      int
+	timeMean         float64
+	spanNS           int64
+	unposted, posted int
+}
+
+func depthOf(l *ringLife) kernelDepth {
+	var k kernelDepth
+	var held int
+	var sum, area, first, last int64
+	for i, e := range l.events {
+		if i == 0 {
+			first = e.ns
+		} else {
+			area += int64(held) * (e.ns - last)
+		}
+		last = e.ns
+		if e.submit {
+			held++
+			k.submits++
+			sum += int64(held)
+			k.atSubmitMax = max(k.atSubmitMax, held)
+			continue
+		}
+		held--
+		k.posted++
+	}
+	k.unposted = held
+	if k.submits > 0 {
+		k.atSubmitMean = float64(sum) / float64(k.submits)
+	}
+	if k.spanNS = last - first; k.spanNS > 0 {
+		k.timeMean = float64(area) / float64(k.spanNS)
+	}
+	return k
+}
+
+// entrySlack is the area (request-ns) by which the submitting thread's
+// preemption inside its entries into the kernel may move our integral of
+// the count off the kernel's. We count an entry's submissions from our
+// clock reading before it (or, in an entry that waits for nothing, as
+// taken evenly across it) and its postings at our reading after it, so a
+// spell preempted next to the kernel's taking or posting of requests
+// puts ours off by up to that many for that long: 25 ms once, taken at
+// the way back to user space after an entry had posted everything, with
+// the machine at load 15. Such a spell leaves the CPU runnable: "R+"
+// preempted in the kernel, "R" at the way out (the worker never calls
+// sched_yield; its yields to the Go scheduler sleep, "S"). Sleeps never
+// count: the wait for a completion is in both figures, and between
+// entries the two counts agree.
+func entrySlack(l *ringLife, switches []event) int64 {
+	evs := l.events
+	var total int64
+	eachSpell(switches, l.tid, evs[0].ns, evs[len(evs)-1].ns, func(state string, at, d int64) {
+		if state != "R" && state != "R+" {
+			return
+		}
+		// The ring's events are all the thread's: none falls in the spell.
+		i := sort.Search(len(evs), func(i int) bool { return evs[i].ns >= at })
+		if i > 0 && at-evs[i-1].ns <= stampHorizon {
+			total += d * int64(runOf(evs[:i], evs[i-1].submit, -1)) // right after these
+		}
+		if i < len(evs) && evs[i].ns-(at+d) <= stampHorizon {
+			total += d * int64(runOf(evs[i:], evs[i].submit, 1)) // right before these
+		}
+	})
+	return total
+}
+
+// runOf counts the events of one kind (taken or posted) in a row at one
+// end of evs: from the first forwards (dir 1) or the last backwards (-1).
+func runOf(evs []ringEvent, submit bool, dir int) int {
+	n := 0
+	for i := 0; i < len(evs); i++ {
+		j := i
+		if dir < 0 {
+			j = len(evs) - 1 - i
+		}
+		if evs[j].submit != submit {
+			break
+		}
+		n++
+	}
+	return n
+}
