@@ -24,6 +24,7 @@ type uringIO struct {
 	off   []int64  // per slot: the operation's file offset
 	done  []int64  // per slot: bytes of the operation already done (short completions)
 	free  []uint16 // slots not in flight
+	post  postedAt // when the completions not yet reaped were posted
 
 	// Depth achieved, sampled at every submission: the operations in
 	// flight counting the one just queued.
@@ -49,7 +50,7 @@ func newUringIO(depth int, size int64) (*uringIO, error) {
 	// reads and writes serve, only dearer by a page mapping per operation.
 	fixed := r.RegisterBuffers(bufs) == nil
 	u := &uringIO{r: r, depth: depth, bufs: bufs, fixed: fixed, start: make([]int64, depth), off: make([]int64, depth),
-		done: make([]int64, depth), free: make([]uint16, 0, depth)}
+		done: make([]int64, depth), free: make([]uint16, 0, depth), post: newPostedAt(depth)}
 	u.reset()
 	return u, nil
 }
@@ -60,6 +61,8 @@ func (u *uringIO) reset() {
 		u.free = append(u.free, uint16(i))
 	}
 	u.depthSum, u.depthN, u.depthMax = 0, 0, 0
+	_, tail := u.r.Ready()
+	u.post.reset(tail)
 }
 
 // close tears the ring down (the kernel cancels what is still in flight
@@ -85,8 +88,9 @@ type uringJob struct {
 
 // uringLoop keeps up to u.depth operations in flight until job.total have
 // completed, the stonewall ends the timing (and, unless job.untimed, the
-// loop), or the phase is stopped. Latency is per operation, from its
-// submission to the moment its completion was reaped. Every exit waits
+// loop), or the phase is stopped. Latency is per operation, from just
+// before it was queued to the return of the entry into the kernel that
+// posted its completion (postedAt). Every exit waits
 // for the operations still in flight, so none outlives the loop and none
 // is counted after the timing ended. It returns the operations timed.
 func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (int64, error) {
@@ -156,11 +160,10 @@ func (l *ringLoop) run() error {
 				return err
 			}
 		}
-		t1, err := l.enter(1)
-		if err != nil {
+		if _, err := l.enter(1); err != nil {
 			return err
 		}
-		if err := l.reap(t1); err != nil {
+		if err := l.reap(); err != nil {
 			return err
 		}
 	}
@@ -169,7 +172,8 @@ func (l *ringLoop) run() error {
 // enter submits what is queued and waits for wait completions, and
 // returns when it came back. The clock readings bracket the kernel's
 // entry closely (nothing between them and the call checks its stack, see
-// rawcall.go), for the depth the kernel held over time.
+// rawcall.go), for the depth the kernel held over time and for when the
+// completions it posted became known.
 func (l *ringLoop) enter(wait uint32) (int64, error) {
 	r := l.u.r
 	before, submitted := r.InKernel(), r.Submitted()
@@ -180,6 +184,8 @@ func (l *ringLoop) enter(wait uint32) (int64, error) {
 		return t1, fmt.Errorf("%s %s: %w", l.p.name, l.job.src.path, err)
 	}
 	l.depth.entered(t0, t1, before, int(r.Submitted()-submitted), r.InKernel(), wait > 0)
+	_, tail := r.Ready()
+	l.u.post.entered(tail, t1)
 	return t1, nil
 }
 
@@ -212,7 +218,8 @@ func (l *ringLoop) issue() bool {
 	return true
 }
 
-// reap completes every completion ready, reaped at t1. Each completion's
+// reap completes every completion ready, each timed at the return of the
+// entry that posted it. Each completion's
 // slot goes back to the device at once, not when the whole batch has been
 // looked at: refilled in bursts, the queue drains between them, and the
 // device's own batching then keeps the bursts going (half the depth on
@@ -221,10 +228,11 @@ func (l *ringLoop) issue() bool {
 // completion, in the same entry into the kernel, at once all the same.
 // Submitted on its own, every batch cost two entries, at depth 1 two per
 // operation where fio makes one.
-func (l *ringLoop) reap(t1 int64) error {
+func (l *ringLoop) reap() error {
 	head, tail := l.u.r.Ready()
+	l.u.post.noticed(tail, clock.Now)
 	for ; head != tail; head++ {
-		if !l.complete(l.u.r.At(head), t1) {
+		if !l.complete(l.u.r.At(head), l.u.post.at(head)) {
 			continue // its slot is still in flight: nothing to refill
 		}
 		if l.issue() && head+1 != tail {
@@ -237,7 +245,7 @@ func (l *ringLoop) reap(t1 int64) error {
 	return nil
 }
 
-// complete settles one completion reaped at t1 and says whether its slot
+// complete settles one completion known at t1 and says whether its slot
 // is free again; a retry or the rest of a short transfer keeps the slot,
 // queued again from where it stopped.
 func (l *ringLoop) complete(c *uring.CQE, t1 int64) bool {
@@ -269,7 +277,7 @@ func (l *ringLoop) complete(c *uring.CQE, t1 int64) bool {
 	return true
 }
 
-// account counts a whole operation in slot, reaped at t1: its bytes done,
+// account counts a whole operation in slot, known at t1: its bytes done,
 // its data checked on a verified read, and while timing, its latency and
 // the stonewall's verdict.
 func (l *ringLoop) account(slot uint16, t1 int64) {
