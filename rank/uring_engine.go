@@ -26,8 +26,9 @@ type uringIO struct {
 	free  []uint16 // slots not in flight
 	post  postedAt // when the completions not yet reaped were posted
 
-	// Depth achieved, sampled at every submission: the operations in
-	// flight counting the one just queued.
+	// The ring's depth, sampled at every submission: the operations in
+	// flight (queued and not yet reaped) counting the one just queued.
+	// What the kernel held is the loop's kernelDepth.
 	depthSum, depthN int64
 	depthMax         int
 }

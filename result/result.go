@@ -226,9 +226,10 @@ type Phase struct {
 	Stonewalled      bool       `json:"stonewalled"`
 	TimedBytes       int64      `json:"timed_bytes"`
 	Verified         bool       `json:"verified,omitempty"`
-	// The queue depth asked for and the depth the threads achieved:
-	// operations in flight sampled at each submission, the mean over all
-	// samples of all threads and the largest seen (io_uring only).
+	// The queue depth asked for and the depth the threads' rings achieved:
+	// operations in flight (queued and not yet reaped) sampled at each
+	// submission, the mean over all samples of all threads and the largest
+	// seen (io_uring only). What the kernel held is below.
 	IODepth             int     `json:"iodepth,omitempty"`
 	IODepthAchievedMean float64 `json:"iodepth_achieved_mean,omitempty"`
 	IODepthAchievedMax  int     `json:"iodepth_achieved_max,omitempty"`
