@@ -157,11 +157,11 @@ func (l *ringLoop) run() error {
 		// that waits for nothing, then waited for, so the kernel's taking
 		// them spans an entry of its own (see kernelDepth.entered).
 		if l.u.r.Pending() > 1 {
-			if _, err := l.enter(0); err != nil {
+			if err := l.enter(0); err != nil {
 				return err
 			}
 		}
-		if _, err := l.enter(1); err != nil {
+		if err := l.enter(1); err != nil {
 			return err
 		}
 		if err := l.reap(); err != nil {
@@ -170,24 +170,24 @@ func (l *ringLoop) run() error {
 	}
 }
 
-// enter submits what is queued and waits for wait completions, and
-// returns when it came back. The clock readings bracket the kernel's
+// enter submits what is queued and waits for wait completions. The
+// clock readings bracket the kernel's
 // entry closely (nothing between them and the call checks its stack, see
 // rawcall.go), for the depth the kernel held over time and for when the
 // completions it posted became known.
-func (l *ringLoop) enter(wait uint32) (int64, error) {
+func (l *ringLoop) enter(wait uint32) error {
 	r := l.u.r
 	before, submitted := r.InKernel(), r.Submitted()
 	t0 := clock.Now()
 	err := r.SubmitAndWait(wait)
 	t1 := clock.Now()
 	if err != nil {
-		return t1, fmt.Errorf("%s %s: %w", l.p.name, l.job.src.path, err)
+		return fmt.Errorf("%s %s: %w", l.p.name, l.job.src.path, err)
 	}
 	l.depth.entered(t0, t1, before, int(r.Submitted()-submitted), r.InKernel(), wait > 0)
 	_, tail := r.Ready()
 	l.u.post.entered(tail, t1)
-	return t1, nil
+	return nil
 }
 
 // issue queues the next operation in a free slot, if work is left, and
@@ -237,7 +237,7 @@ func (l *ringLoop) reap() error {
 			continue // its slot is still in flight: nothing to refill
 		}
 		if l.issue() && head+1 != tail {
-			if _, err := l.enter(0); err != nil {
+			if err := l.enter(0); err != nil {
 				return err
 			}
 		}
