@@ -170,11 +170,10 @@ func (l *ringLoop) run() error {
 	}
 }
 
-// enter submits what is queued and waits for wait completions. The
-// clock readings bracket the kernel's
-// entry closely (nothing between them and the call checks its stack, see
-// rawcall.go), for the depth the kernel held over time and for when the
-// completions it posted became known.
+// enter submits what is queued and waits for wait completions. The clock
+// readings bracket the kernel's entry closely (nothing between them and
+// the call checks its stack, see rawcall.go), for the depth the kernel
+// held over time and for when the completions it posted became known.
 func (l *ringLoop) enter(wait uint32) error {
 	r := l.u.r
 	before, submitted := r.InKernel(), r.Submitted()
