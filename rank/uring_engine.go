@@ -91,9 +91,9 @@ type uringJob struct {
 // completed, the stonewall ends the timing (and, unless job.untimed, the
 // loop), or the phase is stopped. Latency is per operation, from just
 // before it was queued to the return of the entry into the kernel that
-// posted its completion (postedAt). Every exit waits
-// for the operations still in flight, so none outlives the loop and none
-// is counted after the timing ended. It returns the operations timed.
+// posted its completion (postedAt). Every exit waits for the operations
+// still in flight, so none outlives the loop and none is counted after
+// the timing ended. It returns the operations timed.
 func (w *worker) uringLoop(p *phaseParams, fd int, u *uringIO, job uringJob) (int64, error) {
 	u.reset()
 	// The ring takes submissions from one thread only (see uring.New):
@@ -219,15 +219,14 @@ func (l *ringLoop) issue() bool {
 }
 
 // reap completes every completion ready, each timed at the return of the
-// entry that posted it. Each completion's
-// slot goes back to the device at once, not when the whole batch has been
-// looked at: refilled in bursts, the queue drains between them, and the
-// device's own batching then keeps the bursts going (half the depth on
-// average, 0.7× fio's IOPS at depth 32 on one thread). The last of the
-// batch is the exception: its refill goes with the wait for the next
-// completion, in the same entry into the kernel, at once all the same.
-// Submitted on its own, every batch cost two entries, at depth 1 two per
-// operation where fio makes one.
+// entry that posted it. Each completion's slot goes back to the device at
+// once, not when the whole batch has been looked at: refilled in bursts,
+// the queue drains between them, and the device's own batching then keeps
+// the bursts going (half the depth on average, 0.7× fio's IOPS at depth 32
+// on one thread). The last of the batch is the exception: its refill goes
+// with the wait for the next completion, in the same entry into the
+// kernel, at once all the same. Submitted on its own, every batch cost two
+// entries, at depth 1 two per operation where fio makes one.
 func (l *ringLoop) reap() error {
 	head, tail := l.u.r.Ready()
 	l.u.post.noticed(tail, clock.Now)
