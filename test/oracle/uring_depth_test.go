@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/histogram"
 	"ioswarm/result"
 	"ioswarm/test/harness"
 )
@@ -79,6 +80,7 @@ func checkDepths(t *testing.T, job *result.Job, lives []*ringLife, switches []ev
 		t.Logf("%s: at submission %.2f (kernel %.2f), max %d (%d), over time %.2f (%.2f, preempted in entries up to %.2f) across %.1f ms (%.1f); %d submissions (%d)",
 			p.Name, th.IODepthKernelAtSubmitMean, k.atSubmitMean, th.IODepthKernelAtSubmitMax, k.atSubmitMax,
 			th.IODepthKernelTimeMean, k.timeMean, slack, ms(th.IODepthKernelSpanNS), ms(k.spanNS), th.IODepthKernelSamples, k.submits)
+		checkLatency(t, p, lives[i])
 		if k.unposted != 0 {
 			t.Errorf("%s: %d requests never posted in the kernel's trace", p.Name, k.unposted)
 		}
@@ -98,6 +100,35 @@ func checkDepths(t *testing.T, job *result.Job, lives []*ringLife, switches []ev
 				t.Errorf("%s: %s is %.3f, the kernel's %.3f (off by %.1f%%, tolerance %.0f%% + %.3f for preemption)",
 					p.Name, f.field, f.ours, f.kern, 100*d/f.kern, 100*depthTolerance, f.slack)
 			}
+		}
+	}
+}
+
+// checkLatency: an operation's latency runs from before its request is
+// queued to after the entry that posted its completion returned, so it
+// holds the kernel's own time for it, from taking to posting: each
+// operation's figure is at least the kernel's, and so is every quantile
+// of them, less what the trace's microsecond stamps and a bucket's width
+// (under 1%) may blur. (How much more is the machine's, and no verdict.)
+func checkLatency(t *testing.T, p *result.Phase, l *ringLife) {
+	t.Helper()
+	kern := opLatencies(l)
+	if int64(len(kern)) != p.Ops {
+		t.Errorf("%s: %d operations timed, the kernel completed %d", p.Name, p.Ops, len(kern))
+		return
+	}
+	h := histogram.New()
+	for _, d := range kern {
+		h.Record(d)
+	}
+	t.Logf("%s: latency p50 %d ns (kernel's taking to posting %d), p99 %d (%d), max %d (%d)", p.Name,
+		p.Latency.P50, h.Quantile(0.50), p.Latency.P99, h.Quantile(0.99), p.Latency.Max, h.Max())
+	for _, q := range []struct {
+		name       string
+		ours, kern int64
+	}{{"p50", p.Latency.P50, h.Quantile(0.50)}, {"p99", p.Latency.P99, h.Quantile(0.99)}, {"max", p.Latency.Max, h.Max()}} {
+		if float64(q.ours) < 0.99*float64(q.kern)-float64(time.Microsecond) {
+			t.Errorf("%s: latency %s %d ns is below the kernel's own time for the operations, %d ns", p.Name, q.name, q.ours, q.kern)
 		}
 	}
 }

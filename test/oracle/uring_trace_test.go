@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // uringEvents are the kernel's io_uring tracepoints the depth oracle
@@ -70,8 +72,16 @@ type ringLife struct {
 
 type ringEvent struct {
 	ns     int64
-	submit bool // taken from the submission queue; else a completion posted
+	submit bool   // taken from the submission queue; else a completion posted
+	slot   uint64 // the request's user_data: ioswarm's slot
+	res    int64  // a completion's result
 }
+
+// The request's user_data and a completion's result in a line.
+var (
+	userDataField = regexp.MustCompile(`user_data (0x[0-9a-f]+)`)
+	resultField   = regexp.MustCompile(`result (-?\d+)`)
+)
 
 // uringLives reads the instance's trace into the lives of the rings that
 // took at least one request, in the order they were made, and the
@@ -128,7 +138,14 @@ func uringLives(t *testing.T, tr *tracer) ([]*ringLife, []event) {
 		if l.tid == 0 {
 			l.tid = tid
 		}
-		l.events = append(l.events, ringEvent{ns: ns, submit: name == "io_uring_submit_req"})
+		e := ringEvent{ns: ns, submit: name == "io_uring_submit_req"}
+		if f := userDataField.FindStringSubmatch(line); f != nil {
+			e.slot, _ = strconv.ParseUint(f[1], 0, 64)
+		}
+		if f := resultField.FindStringSubmatch(line); f != nil {
+			e.res, _ = strconv.ParseInt(f[1], 10, 64)
+		}
+		l.events = append(l.events, e)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
@@ -232,4 +249,29 @@ func runOf(evs []ringEvent, submit bool, dir int) int {
 		n++
 	}
 	return n
+}
+
+// opLatencies is each operation's time in the kernel by its trace: from
+// the taking of its request to the posting of its last completion (a
+// request the kernel answered EAGAIN or EINTR is queued again by its
+// slot, and the operation goes on).
+func opLatencies(l *ringLife) []int64 {
+	var out []int64
+	taken := map[uint64]int64{} // slot: when its operation's first request was taken
+	for _, e := range l.events {
+		if e.submit {
+			if _, busy := taken[e.slot]; !busy {
+				taken[e.slot] = e.ns
+			}
+			continue
+		}
+		if e.res == -int64(unix.EAGAIN) || e.res == -int64(unix.EINTR) {
+			continue
+		}
+		if at, ok := taken[e.slot]; ok {
+			out = append(out, e.ns-at)
+			delete(taken, e.slot)
+		}
+	}
+	return out
 }
