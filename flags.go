@@ -26,6 +26,7 @@ const (
 type ioOptions struct {
 	Dir, Total, FileSize, Block, RandBlock, Phases string
 	Layout, Pattern, RandScope, MDDir, MDSize      string
+	RandOrder                                      string
 	FilesPerThread                                 int
 	Fsync, NoFsync, Direct, Verify, Keep           bool
 	Engine, DropCaches, ReadShift                  string
@@ -50,6 +51,7 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 		&cli.StringFlag{Name: "layout", Value: "per-thread", Destination: &o.Layout, Category: catIO, Usage: "per-thread (a file per thread, N-N) or shared (one file for all threads, N-1)"},
 		&cli.StringFlag{Name: "pattern", Value: "segmented", Destination: &o.Pattern, Category: catIO, Usage: "with --layout shared: segmented (thread i writes [i·S, (i+1)·S)) or strided (record j of thread i at (j·threads + i)·block)"},
 		&cli.StringFlag{Name: "rand-scope", Value: "segment", Destination: &o.RandScope, Category: catIO, Usage: "with --layout shared: random phases draw offsets in the thread's own part (segment) or anywhere in the file (file)"},
+		&cli.StringFlag{Name: "rand-order", Value: "shuffle", Destination: &o.RandOrder, Category: catIO, Usage: "random phases visit every block of a file once per pass in a shuffled order (shuffle, as IOzone -i2 and fio) or draw offsets with replacement (uniform: some blocks twice, some never)"},
 		&cli.StringFlag{Name: "md-dir", Value: "per-thread", Destination: &o.MDDir, Category: catIO, Usage: "metadata phases: a directory per thread (mdtest easy) or one shared by all threads (shared)"},
 		&cli.BoolFlag{Name: "fsync", Value: true, Destination: &o.Fsync, Category: catIO, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
 		&cli.BoolFlag{Name: "no-fsync", Destination: &o.NoFsync, Category: catIO, Usage: "do not fsync before close"},

@@ -78,7 +78,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 	if req.Phase == wire.RandWrite || req.Phase == wire.RandRead {
 		p.block = s.job.RandBlock
 	}
-	p.randScope = s.job.RandScope
+	p.randScope, p.randOrder = s.job.RandScope, s.job.RandOrder
 	if req.Phase.IsMeta() {
 		// The buffer holds a file's data and, in its second half, the
 		// copy a verified read is checked against (see metadata).

@@ -73,6 +73,7 @@ type phaseParams struct {
 	intervalStart int64
 	depth         int    // operations in flight per thread with engineUring
 	randScope     string // ScopeSegment or ScopeFile (shared files only)
+	randOrder     string // OrderShuffle ("" too) or OrderUniform
 	mdSize        int64  // metadata phases: bytes written and read per file
 	mdFiles       int    // metadata phases: files per thread
 }

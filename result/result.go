@@ -97,6 +97,12 @@ type Config struct {
 	Layout    string `json:"layout,omitempty"`
 	Pattern   string `json:"pattern,omitempty"`
 	RandScope string `json:"rand_scope,omitempty"`
+	// RandOrder is the random phases' order of offsets: "shuffle" (every
+	// block of the file once per pass, in a random order, as IOzone's -i2
+	// and fio's default) or "uniform" (drawn with replacement: some blocks
+	// twice, some never). Absent from files before the choice existed,
+	// whose random phases drew uniformly.
+	RandOrder string `json:"rand_order,omitempty"`
 	// The metadata phases' files: FilesPerThread per thread, in a
 	// directory per thread or one shared ("per-thread" or "shared"),
 	// MDSize bytes each.

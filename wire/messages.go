@@ -52,6 +52,9 @@ type Job struct {
 	Layout    string `json:"layout,omitempty"`
 	Pattern   string `json:"pattern,omitempty"`
 	RandScope string `json:"rand_scope,omitempty"`
+	// RandOrder is OrderShuffle ("" too) or OrderUniform: the random
+	// phases' order of offsets.
+	RandOrder string `json:"rand_order,omitempty"`
 	// The metadata phases: MDFiles files per thread (0: the job runs
 	// none), in a directory per thread or one shared (MDDir), of MDSize
 	// bytes each.

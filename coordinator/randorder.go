@@ -1,0 +1,18 @@
+package coordinator
+
+import "ioswarm/wire"
+
+// validateRandOrder checks --rand-order; empty (options built in Go) is
+// the default, shuffle: each block once per pass, as IOzone's -i2 and
+// fio's default do, so a buffered random read never finds a block that
+// the same phase already brought into the page cache.
+func (o *Workload) validateRandOrder() error {
+	switch o.RandOrder {
+	case "":
+		o.RandOrder = wire.OrderShuffle
+	case wire.OrderShuffle, wire.OrderUniform:
+	default:
+		return usagef("--rand-order %q: must be shuffle or uniform", o.RandOrder)
+	}
+	return nil
+}
