@@ -29,6 +29,7 @@ type ioOptions struct {
 	RandOrder                                      string
 	FilesPerThread                                 int
 	Fsync, NoFsync, Direct, Verify, Keep           bool
+	FirstDoneStop                                  bool
 	Engine, DropCaches, ReadShift                  string
 	ServerCache, Reuse                             string
 	AllowMixedFS                                   bool
@@ -65,6 +66,7 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 		&cli.BoolFlag{Name: "allow-mixed-fs", Destination: &o.AllowMixedFS, Category: catIO, Usage: "run even when the nodes' --dir are on different filesystems"},
 		&cli.IntFlag{Name: "iterations", Value: 1, Destination: &o.Iterations, Category: catIO, Usage: "run every phase this many times"},
 		&cli.DurationFlag{Name: "stonewall", Destination: &o.Stonewall, Category: catIO, Usage: "stop timing a phase after this long, such as 30s (writers finish their files untimed)"},
+		&cli.BoolFlag{Name: "first-done-stop", Destination: &o.FirstDoneStop, Category: catIO, Usage: "IOzone's stonewall: when the first thread has done its last record, every other stops timing at its next one (fsync and close inside its time), then finishes its file untimed; the IOzone figures come from those timings (ioswarm iozone does this unless -x)"},
 		&cli.DurationFlag{Name: "rand-time", Value: 2 * time.Minute, Destination: &o.RandTime, Category: catIO, Usage: "random phases stop after this long (IOzone does file size / record operations, which over a large aggregate takes hours); 0 runs every operation"},
 
 		&cli.StringFlag{Name: "total", Destination: &o.Total, Category: catSizes, Usage: total},

@@ -148,7 +148,7 @@ func (s *Session) newJob(o Workload) (*job, error) {
 			TotalAuto: o.TotalAuto, AllowMixedFS: o.AllowMixedFS, ThreadsFrom: o.ThreadsFrom,
 			Engine: o.Engine, IODepth: o.IODepth, RandTimeNS: int64(o.RandTime),
 			Layout: o.Layout, Pattern: o.sharedOnly(o.Pattern), RandScope: o.sharedOnly(o.RandScope),
-			RandOrder: o.RandOrder,
+			RandOrder: o.RandOrder, FirstDoneStop: o.FirstDoneStop,
 		},
 	}
 	if o.hasMD() {

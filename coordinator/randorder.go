@@ -16,3 +16,14 @@ func (o *Workload) validateRandOrder() error {
 	}
 	return nil
 }
+
+// validateFirstDoneStop checks --first-done-stop against the engine: the
+// stop is IOzone's, which issues one record at a time; with operations in
+// flight on a ring a stopped thread's fsync could not follow its last
+// counted record.
+func (o *Workload) validateFirstDoneStop() error {
+	if o.FirstDoneStop && o.Engine == "io_uring" {
+		return usagef("--first-done-stop: IOzone's stonewall needs --engine sync (one record at a time, as IOzone)")
+	}
+	return nil
+}

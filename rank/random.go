@@ -89,7 +89,7 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 	if err := w.closeFile(p, fd, mode == unix.O_WRONLY && p.fsync, err); err != nil {
 		return err
 	}
-	w.timedEnd(clock.Now(), ops*block, ops, false)
+	w.endTimed(p, clock.Now(), ops*block, ops)
 	return nil
 }
 
@@ -123,6 +123,9 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		if p.stop.Load() {
 			return ops, errStopped
 		}
+		if w.stopBefore(p, ops*block, ops) {
+			break
+		}
 		off := gen.next()
 		var err error
 		switch {
@@ -150,7 +153,7 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		}
 		ops++
 		w.done.Store(ops * block)
-		if !w.account(p, t0, t1, ops, ops*block, ops < total) {
+		if !w.account(p, t0, t1, ops, ops*block, ops < total) || w.stopAfter(p, ops*block, ops, block, ops < total) {
 			break
 		}
 	}
