@@ -23,7 +23,7 @@ func (o *Workload) validateRandOrder() error {
 // counted record.
 func (o *Workload) validateFirstDoneStop() error {
 	if o.FirstDoneStop && o.Engine == "io_uring" {
-		return usagef("--first-done-stop: IOzone's stonewall needs --engine sync (one record at a time, as IOzone)")
+		return usagef("--first-done-stop (IOzone's stonewall, on in ioswarm iozone unless -x): needs --engine sync, one record at a time as IOzone")
 	}
 	return nil
 }

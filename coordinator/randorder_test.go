@@ -19,3 +19,15 @@ func TestRandOrderDefaultsAndRefuses(t *testing.T) {
 		t.Errorf("--rand-order random: error %v, want one naming the flag and value", err)
 	}
 }
+
+// IOzone's stonewall is refused on io_uring, naming the way out (-x).
+func TestFirstDoneStopNeedsSyncEngine(t *testing.T) {
+	o := Workload{FirstDoneStop: true, Engine: "io_uring"}
+	if err := o.validateFirstDoneStop(); err == nil || !strings.Contains(err.Error(), "-x") {
+		t.Errorf("io_uring: %v, want an error naming -x", err)
+	}
+	o.Engine = "sync"
+	if err := o.validateFirstDoneStop(); err != nil {
+		t.Errorf("sync: %v", err)
+	}
+}
