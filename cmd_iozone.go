@@ -122,6 +122,10 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 		// IOzone's random tests do every operation.
 		args = append(args, "--rand-time", "0")
 	}
+	if !cmd.NoStonewall && !hasFlag(ours, "first-done-stop") {
+		// IOzone's default stonewall, live (docs/iozone.md).
+		args = append(args, "--first-done-stop")
+	}
 	if !hasFlag(ours, "read-shift") {
 		// IOzone reads on the node that wrote: so do we, unless asked.
 		args = append(args, "--read-shift", "0")

@@ -26,8 +26,10 @@ const (
 type ioOptions struct {
 	Dir, Total, FileSize, Block, RandBlock, Phases string
 	Layout, Pattern, RandScope, MDDir, MDSize      string
+	RandOrder                                      string
 	FilesPerThread                                 int
 	Fsync, NoFsync, Direct, Verify, Keep           bool
+	FirstDoneStop                                  bool
 	Engine, DropCaches, ReadShift                  string
 	ServerCache, Reuse                             string
 	AllowMixedFS                                   bool
@@ -50,6 +52,7 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 		&cli.StringFlag{Name: "layout", Value: "per-thread", Destination: &o.Layout, Category: catIO, Usage: "per-thread (a file per thread, N-N) or shared (one file for all threads, N-1)"},
 		&cli.StringFlag{Name: "pattern", Value: "segmented", Destination: &o.Pattern, Category: catIO, Usage: "with --layout shared: segmented (thread i writes [i·S, (i+1)·S)) or strided (record j of thread i at (j·threads + i)·block)"},
 		&cli.StringFlag{Name: "rand-scope", Value: "segment", Destination: &o.RandScope, Category: catIO, Usage: "with --layout shared: random phases draw offsets in the thread's own part (segment) or anywhere in the file (file)"},
+		&cli.StringFlag{Name: "rand-order", Value: "shuffle", Destination: &o.RandOrder, Category: catIO, Usage: "random phases visit every block of a file once per pass in a shuffled order (shuffle, as IOzone -i2 and fio) or draw offsets with replacement (uniform: some blocks twice, some never)"},
 		&cli.StringFlag{Name: "md-dir", Value: "per-thread", Destination: &o.MDDir, Category: catIO, Usage: "metadata phases: a directory per thread (mdtest easy) or one shared by all threads (shared)"},
 		&cli.BoolFlag{Name: "fsync", Value: true, Destination: &o.Fsync, Category: catIO, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
 		&cli.BoolFlag{Name: "no-fsync", Destination: &o.NoFsync, Category: catIO, Usage: "do not fsync before close"},
@@ -63,6 +66,7 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 		&cli.BoolFlag{Name: "allow-mixed-fs", Destination: &o.AllowMixedFS, Category: catIO, Usage: "run even when the nodes' --dir are on different filesystems"},
 		&cli.IntFlag{Name: "iterations", Value: 1, Destination: &o.Iterations, Category: catIO, Usage: "run every phase this many times"},
 		&cli.DurationFlag{Name: "stonewall", Destination: &o.Stonewall, Category: catIO, Usage: "stop timing a phase after this long, such as 30s (writers finish their files untimed)"},
+		&cli.BoolFlag{Name: "first-done-stop", Destination: &o.FirstDoneStop, Category: catIO, Usage: "IOzone's stonewall: when the first thread has done its last record, every other stops timing at its next one (fsync and close inside its time), then finishes its file untimed; the IOzone figures come from those timings (ioswarm iozone does this unless -x)"},
 		&cli.DurationFlag{Name: "rand-time", Value: 2 * time.Minute, Destination: &o.RandTime, Category: catIO, Usage: "random phases stop after this long (IOzone does file size / record operations, which over a large aggregate takes hours); 0 runs every operation"},
 
 		&cli.StringFlag{Name: "total", Destination: &o.Total, Category: catSizes, Usage: total},

@@ -44,7 +44,7 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 		Dir: o.Dir, Threads: threads, IODepth: depth, Fsync: o.Fsync, Direct: o.Direct, Verify: o.Verify, Keep: o.Keep,
 		DropCaches: o.DropCaches, Iterations: o.Iterations, Stonewall: o.Stonewall, RandTime: o.RandTime,
 		Version: fullVersion(), AllowMixedFS: o.AllowMixedFS, Reuse: o.Reuse, ReuseWrites: o.Reuse != "", Engine: o.Engine,
-		Layout: o.Layout, Pattern: o.Pattern, RandScope: o.RandScope, FilesPerThread: o.FilesPerThread, MDDir: o.MDDir,
+		Layout: o.Layout, Pattern: o.Pattern, RandScope: o.RandScope, RandOrder: o.RandOrder, FirstDoneStop: o.FirstDoneStop, FilesPerThread: o.FilesPerThread, MDDir: o.MDDir,
 	}
 	if o.NoFsync {
 		if g["fsync"] && o.Fsync {

@@ -25,6 +25,11 @@ type Config struct {
 	Logf             func(format string, args ...any) // refused connections; nil = discard; called from many goroutines
 	Debugf           func(format string, args ...any) // joins and failures, for --verbose; nil = discard
 	Now              func() int64                     // nil = clock.Now
+	// Relay lists note kinds the coordinator sends on to every rank (the
+	// sender too) the moment one arrives, without waiting for anyone to
+	// read Notes: a rank's word that all ranks must act on at once (see
+	// relay.go). Such notes still reach Notes too.
+	Relay []string
 }
 
 func (cfg Config) normalise() (Config, error) {

@@ -29,6 +29,7 @@ type Member struct {
 	opt  DialOptions
 
 	requests   chan *Request
+	relayed    chan Note
 	done       chan struct{}
 	readerDone chan struct{}
 	closing    atomic.Bool // we are saying goodbye: the hang-up is expected
@@ -45,6 +46,7 @@ func startMember(ctx context.Context, t *transport, addr string, rank int, opt D
 	m := &Member{
 		t: t, addr: addr, rank: rank, opt: opt,
 		requests:   make(chan *Request, maxQueued),
+		relayed:    make(chan Note, maxQueued),
 		done:       make(chan struct{}),
 		readerDone: make(chan struct{}),
 	}
@@ -112,6 +114,7 @@ func (m *Member) readLoop() {
 	defer m.wg.Done()
 	defer close(m.readerDone)
 	defer close(m.requests)
+	defer close(m.relayed)
 	for {
 		typ, body, err := m.t.read()
 		at := m.opt.Now()
@@ -150,6 +153,16 @@ func (m *Member) handle(typ byte, body []byte, at int64) error {
 		case m.requests <- &Request{Kind: r.Kind, Body: r.Body, id: r.ID}:
 		default:
 			return fmt.Errorf("more than %d requests not taken from Requests", maxQueued)
+		}
+	case msgRelay:
+		var n noteMsg
+		if err := decode(typ, body, &n); err != nil {
+			return err
+		}
+		select {
+		case m.relayed <- Note{Rank: -1, Kind: n.Kind, Body: n.Body}:
+		default:
+			return fmt.Errorf("more than %d relayed notes not taken from Relayed", maxQueued)
 		}
 	case msgClose:
 		var c closeMsg

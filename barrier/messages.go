@@ -11,7 +11,9 @@ import (
 // mismatch and names both versions.
 //
 // Version 2 moved the proof of the secret into the first frame and added a
-// MAC to every frame after the handshake.
+// MAC to every frame after the handshake. msgRelay came later without a
+// bump: only a coordinator that sets Config.Relay sends it, and the
+// handshake admits only ranks of the coordinator's own build.
 const ProtocolVersion = 2
 
 // magic opens every Hello so a stray client is recognised at once.
@@ -32,6 +34,7 @@ const (
 	msgNote      byte = 11 // rank → coordinator: noteMsg
 	msgGoodbye   byte = 12 // rank → coordinator: empty, rank leaves normally
 	msgClose     byte = 13 // coordinator → rank: closeMsg, the session ends
+	msgRelay     byte = 14 // coordinator → rank: noteMsg, a note of a Config.Relay kind that a rank sent
 )
 
 func msgName(typ byte) string {
@@ -62,6 +65,8 @@ func msgName(typ byte) string {
 		return "goodbye"
 	case msgClose:
 		return "close"
+	case msgRelay:
+		return "relay"
 	}
 	return fmt.Sprintf("frame type %d", typ)
 }

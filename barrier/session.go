@@ -137,6 +137,9 @@ func (s *session) handle(typ byte, body []byte, at int64) error {
 		if err := decode(typ, body, &m); err != nil {
 			return err
 		}
+		if s.c.relays(m.Kind) {
+			s.c.relay(body)
+		}
 		select {
 		case s.c.notes <- Note{Rank: s.rank, Kind: m.Kind, Body: m.Body}:
 		default:

@@ -148,6 +148,7 @@ func (s *Session) newJob(o Workload) (*job, error) {
 			TotalAuto: o.TotalAuto, AllowMixedFS: o.AllowMixedFS, ThreadsFrom: o.ThreadsFrom,
 			Engine: o.Engine, IODepth: o.IODepth, RandTimeNS: int64(o.RandTime),
 			Layout: o.Layout, Pattern: o.sharedOnly(o.Pattern), RandScope: o.sharedOnly(o.RandScope),
+			RandOrder: o.RandOrder, FirstDoneStop: o.FirstDoneStop,
 		},
 	}
 	if o.hasMD() {
@@ -297,7 +298,8 @@ func (j *job) rankJob() wire.Job {
 	rj := wire.Job{ID: j.id, Seed: j.seed, FileSize: j.o.FileSize, Block: j.o.Block,
 		RandBlock: j.o.RandBlock, Direct: j.o.Direct, Fsync: j.o.Fsync, Verify: j.o.Verify,
 		DropCaches: j.o.DropCaches, Keep: j.o.Keep, FilesOf: j.filesOf, Engine: j.o.Engine, IODepth: j.o.IODepth,
-		Threads: j.o.Threads, Layout: j.o.Layout, Pattern: j.o.Pattern, RandScope: j.o.RandScope}
+		Threads: j.o.Threads, Layout: j.o.Layout, Pattern: j.o.Pattern, RandScope: j.o.RandScope,
+		RandOrder: j.o.RandOrder}
 	if j.o.hasMD() {
 		rj.MDFiles, rj.MDDir, rj.MDSize = j.o.FilesPerThread, j.o.MDDir, j.o.MDSize
 	}

@@ -104,6 +104,13 @@ type Workload struct {
 	Layout    string
 	Pattern   string
 	RandScope string
+	// RandOrder is the random phases' order of offsets: wire.OrderShuffle
+	// (every block once per pass, the default) or wire.OrderUniform.
+	RandOrder string
+	// FirstDoneStop ends every thread's timed part when the first thread
+	// to complete its last record raises a stop (IOzone's stonewall; see
+	// rank/firststop.go).
+	FirstDoneStop bool
 	// The metadata phases: FilesPerThread files per thread, in per-thread
 	// or one shared directory (MDDir), MDSize bytes each.
 	FilesPerThread int
@@ -170,6 +177,12 @@ func (o *Workload) Validate(on Launch) error {
 		return err
 	}
 	if err := o.validateLayout(); err != nil {
+		return err
+	}
+	if err := o.validateRandOrder(); err != nil {
+		return err
+	}
+	if err := o.validateFirstDoneStop(); err != nil {
 		return err
 	}
 	if err := o.validateMD(); err != nil {

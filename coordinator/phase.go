@@ -73,7 +73,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	}
 	replies, err := callAll[wire.RunReply](ctx, j.s.coord, wire.KindRun, "run", func(r int) any {
 		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: members[r].ToRank(release),
-			StonewallNS: int64(j.stonewall(ph))}
+			StonewallNS: int64(j.stonewall(ph)), FirstDoneStop: j.o.FirstDoneStop && !ph.IsMeta()}
 	})
 	if err != nil {
 		return p, err
@@ -187,6 +187,7 @@ func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunRe
 			IODepthKernelSamples: tr.KernelDepthSamples, IODepthKernelTimeMean: tr.KernelDepthTimeMean,
 			IODepthKernelSpanNS: tr.KernelDepthSpanNS,
 		})
+		firstStopOnCoordinatorClock(&threads[len(threads)-1], m, tr)
 	}
 	return m.FromRank(rep.ReleasedAt), threads
 }

@@ -98,6 +98,9 @@ func (s *Session) start(ctx context.Context, hash string) error {
 		JobID: s.id, Secret: s.secret, BinaryHash: hash, Ranks: len(s.targets),
 		Timeout: s.o.HeartbeatTimeout,
 		Logf:    func(f string, a ...any) { s.o.Log.Printf("coordinator: "+f+"\n", a...) },
+		// A thread's first-done stop must reach every rank's threads
+		// while they run (rank/firststop.go).
+		Relay: []string{wire.KindStop},
 	})
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", listen, err)

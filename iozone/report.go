@@ -46,18 +46,23 @@ type Report struct {
 
 // Lines computes IOzone's report lines for phase p.
 //
-// With stonewall (IOzone's default) every child but the first to finish
-// is accounted as IOzone's children are when the first one raises the
-// stop flag: its Xfer is what it had completed by the first thread's end
-// (bytes_at_first_done, exact at record granularity) and its time runs
-// from its own start to that moment; the first finisher keeps its whole
-// file over its whole time. Without stonewall (-x) every child is its
-// bytes over its own time, so Children see equals the phase's
-// sum_of_rates. Parent sees is Σ Xfer over the parent's elapsed time:
-// the global window, except for stonewalled read phases, whose readers
-// IOzone stops at the stonewall, where it ends at the first thread's end.
-// With opsPerSec, Xfer counts operations (a stonewalled child's share of
-// its operations in proportion to its bytes) instead of kB.
+// With stonewall (IOzone's default), when the phase ran under the live
+// first-done stop (its records hold stonewall_end_ns), each child is
+// IOzone's account of it, taken as the run went: its Xfer is what it had
+// completed when the stop reached it (stonewall_bytes; all of it for the
+// child that raised the stop) and its time runs from its start to the end
+// of its own fsync and close (stonewall_end_ns). Parent sees then runs to
+// the last child's exit: the end of its timed part, or of the rest of its
+// file written untimed. Records from a run without the live stop (an
+// older file) are accounted after the fact instead: every child but the
+// first to finish counts what it had completed by the first thread's end
+// (bytes_at_first_done, exact at record granularity) over its own start
+// to that moment, and Parent sees runs over the global window, except for
+// read phases, where it ends at the first thread's end.
+// Without stonewall (-x) every child is its bytes over its own time, so
+// Children see equals the phase's sum_of_rates. With opsPerSec, Xfer
+// counts operations (after the fact, a stonewalled child's share of its
+// operations in proportion to its bytes) instead of kB.
 func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 	t, ok := testFor(p.Name)
 	if !ok {
@@ -71,13 +76,17 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 	if opsPerSec {
 		r.Unit = "ops"
 	}
-	if stonewall {
+	live := stonewall && liveStop(threads)
+	if stonewall && !live {
 		r.CacheNote = p.FirstDoneNote
 	}
 	w := spanOf(threads)
 	var xfers float64
 	for i := range threads {
 		c := child(&threads[i], w.firstDone, stonewall, opsPerSec)
+		if live {
+			c = liveChild(&threads[i], opsPerSec)
+		}
 		r.Child = append(r.Child, c)
 		r.ChildrenSee += c.Throughput
 		xfers += c.Xfer
@@ -88,7 +97,10 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 	}
 	r.Avg = r.ChildrenSee / float64(len(threads))
 	parentEnd := w.lastEnd
-	if stonewall && t.reads {
+	switch {
+	case live:
+		parentEnd = w.lastExit
+	case stonewall && t.reads:
 		parentEnd = w.firstDone
 	}
 	r.ParentSees = perSecond(xfers, parentEnd-w.firstStart)
@@ -100,15 +112,17 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 // window is what the whole phase spans.
 type window struct {
 	firstStart, firstDone, lastEnd int64
+	lastExit                       int64 // the last end of any thread's work, timed or not
 	bytes, ops                     int64
 }
 
 func spanOf(threads []result.Thread) window {
-	w := window{firstStart: math.MaxInt64, firstDone: math.MaxInt64, lastEnd: math.MinInt64}
+	w := window{firstStart: math.MaxInt64, firstDone: math.MaxInt64, lastEnd: math.MinInt64, lastExit: math.MinInt64}
 	for _, th := range threads {
 		w.firstStart = min(w.firstStart, th.StartNS)
 		w.firstDone = min(w.firstDone, th.EndNS)
 		w.lastEnd = max(w.lastEnd, th.EndNS)
+		w.lastExit = max(w.lastExit, th.EndNS, th.StonewallEndNS, th.UntimedEndNS)
 		w.bytes += th.Bytes
 		w.ops += th.Ops
 	}
@@ -158,6 +172,11 @@ func sortedThreads(in []result.Thread) ([]result.Thread, error) {
 			return nil, fmt.Errorf("thread %d: end %d is not after start %d", th.Thread, th.EndNS, th.StartNS)
 		case th.Bytes < 0 || th.Ops < 0:
 			return nil, fmt.Errorf("thread %d: negative bytes or operations", th.Thread)
+		case th.StonewallBytes < 0 || th.StonewallBytes > th.Bytes || th.StonewallOps < 0 || th.StonewallOps > th.Ops:
+			return nil, fmt.Errorf("thread %d: stonewall_bytes %d or stonewall_ops %d outside its bytes %d and ops %d",
+				th.Thread, th.StonewallBytes, th.StonewallOps, th.Bytes, th.Ops)
+		case th.StonewallEndNS != 0 && th.StonewallEndNS <= th.StartNS:
+			return nil, fmt.Errorf("thread %d: stonewall_end_ns %d is not after start %d", th.Thread, th.StonewallEndNS, th.StartNS)
 		case th.BytesAtFirstDone < 0 || th.BytesAtFirstDone > th.Bytes:
 			return nil, fmt.Errorf("thread %d: bytes_at_first_done %d outside [0, %d]", th.Thread, th.BytesAtFirstDone, th.Bytes)
 		}

@@ -28,7 +28,7 @@ func TestTimedLoopsDoNotAllocate(t *testing.T) {
 		gen := newOffsetGen(1, 0, w.size, block)
 		var errs [4]error
 		loops := map[string]func(){
-			"write":     func() { errs[0] = w.writeRecords(write, fd, buf) },
+			"write":     func() { _, errs[0] = w.writeRecords(write, fd, buf, 0, true) },
 			"read":      func() { _, errs[1] = w.readRecords(read, fd, buf, w.src) },
 			"randwrite": func() { _, errs[2] = w.randomOps(rw, fd, buf, &gen, ops, w.src) },
 			"randread":  func() { _, errs[3] = w.randomOps(rr, fd, buf, &gen, ops, w.src) },

@@ -49,6 +49,13 @@ func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, erro
 		}
 	}()
 	defer close(finished)
+	if req.FirstDoneStop {
+		run := wire.Stop{Phase: req.Phase, Iteration: req.Iteration}
+		p.first = newFirstStop()
+		s.stops.begin(run, p.first)
+		defer s.stops.end()
+		go s.tellStop(run, p.first, finished)
+	}
 	// The reporter's first note comes a second after this, after the
 	// release; a note before it would only say 0 bytes.
 	go s.reportProgress(req.Phase, finished)
@@ -78,7 +85,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 	if req.Phase == wire.RandWrite || req.Phase == wire.RandRead {
 		p.block = s.job.RandBlock
 	}
-	p.randScope = s.job.RandScope
+	p.randScope, p.randOrder = s.job.RandScope, s.job.RandOrder
 	if req.Phase.IsMeta() {
 		// The buffer holds a file's data and, in its second half, the
 		// copy a verified read is checked against (see metadata).

@@ -10,16 +10,19 @@ import (
 	"ioswarm/wire"
 )
 
-// offsetGen draws block-aligned offsets uniformly over a file, with
-// replacement (fio's norandommap): some blocks are hit twice and some not
-// at all, and no per-file map of done blocks has to be kept. Each thread and
-// phase iteration has its own PCG stream, so runs are reproducible and
-// threads do not walk the same sequence.
+// offsetGen draws block-aligned offsets over a file: uniformly, with
+// replacement (fio's norandommap, --rand-order uniform), where some blocks
+// are hit twice and some not at all; or, once order is set (shuffled), each
+// block once per pass in a random order (--rand-order shuffle, IOzone's
+// -i2). Neither keeps a per-file map of done blocks. Each thread and phase
+// iteration has its own stream, so runs are reproducible and threads do
+// not walk the same sequence.
 type offsetGen struct {
 	rng     *rand.Rand
 	nblocks uint64
 	block   int64
-	m       fileMap // where the drawn logical offsets lie in the file
+	m       fileMap  // where the drawn logical offsets lie in the file
+	order   *shuffle // nil: uniform draws
 }
 
 func newOffsetGen(seed uint64, thread int, size, block int64) offsetGen {
@@ -30,9 +33,18 @@ func newOffsetGen(seed uint64, thread int, size, block int64) offsetGen {
 	}
 }
 
+// shuffled makes g visit every block once per pass (see shuffle), keyed
+// from g's own stream so it stays per thread and iteration.
+func (g *offsetGen) shuffled() {
+	g.order = newShuffle(g.nblocks, g.rng.Uint64())
+}
+
 // next returns the next offset. Uint64N is unbiased for any bound, so a
 // block count that is not a power of two skews nothing.
 func (g *offsetGen) next() int64 {
+	if g.order != nil {
+		return g.m.at(int64(g.order.next()) * g.block)
+	}
 	return g.m.at(int64(g.rng.Uint64N(g.nblocks)) * g.block)
 }
 
@@ -60,6 +72,9 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 	}
 	gen := newOffsetGen(p.seed, w.thread, span, block)
 	gen.m = m
+	if p.randOrder != wire.OrderUniform {
+		gen.shuffled()
+	}
 	w.log.reset(total, defaultLogEntries)
 	mode := unix.O_RDONLY
 	if p.name == wire.RandWrite {
@@ -74,7 +89,7 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 	if err := w.closeFile(p, fd, mode == unix.O_WRONLY && p.fsync, err); err != nil {
 		return err
 	}
-	w.timedEnd(clock.Now(), ops*block, ops, false)
+	w.endTimed(p, clock.Now(), ops*block, ops)
 	return nil
 }
 
@@ -108,6 +123,9 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		if p.stop.Load() {
 			return ops, errStopped
 		}
+		if w.stopBefore(p, ops*block, ops) {
+			break
+		}
 		off := gen.next()
 		var err error
 		switch {
@@ -135,7 +153,7 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		}
 		ops++
 		w.done.Store(ops * block)
-		if !w.account(p, t0, t1, ops, ops*block, ops < total) {
+		if !w.account(p, t0, t1, ops, ops*block, ops < total) || w.stopAfter(p, ops*block, ops, block, ops < total) {
 			break
 		}
 	}

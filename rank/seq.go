@@ -28,28 +28,58 @@ func (w *worker) seqWrite(p *phaseParams, buf []byte) error {
 	if err != nil {
 		return fmt.Errorf("open %s: %w", w.path, err)
 	}
-	if err := w.closeFile(p, fd, p.fsync, w.writeRecords(p, fd, buf)); err != nil {
+	next, err := w.writeRecords(p, fd, buf, 0, true)
+	if err := w.closeFile(p, fd, p.fsync, err); err != nil {
 		return err
 	}
-	w.timedEnd(clock.Now(), w.size, w.size/block, false)
+	w.endTimed(p, clock.Now(), next, next/block)
+	if next < w.size && p.name != wire.Rewrite {
+		// Stopped by the first-done stop, its fsync and close timed: the
+		// rest goes on untimed, so that later phases find a whole file.
+		// (A rewriter's file is whole already: IOzone's stops there.)
+		return w.finishUntimed(p, buf, next)
+	}
 	return nil
 }
 
-// writeRecords is the timed loop of the write phase. The caller filled buf
+// finishUntimed writes the records of the file from offset from on,
+// untimed, with the fsync and close a writer ends with.
+func (w *worker) finishUntimed(p *phaseParams, buf []byte, from int64) error {
+	dirfd, name, err := p.dir.cname(w.path)
+	fd := -1
+	if err == nil {
+		fd, err = rawOpenat(dirfd, name, w.openFlags(p, unix.O_WRONLY), 0)
+	}
+	if err != nil {
+		return fmt.Errorf("open %s again to finish it: %w", w.path, err)
+	}
+	_, err = w.writeRecords(p, fd, buf, from, false)
+	if err := w.closeFile(p, fd, p.fsync, err); err != nil {
+		return err
+	}
+	w.rec.UntimedEndNS = clock.Now()
+	return nil
+}
+
+// writeRecords is the loop of the write phase from logical offset from,
+// timed unless told otherwise; it returns where it stopped: the file's end,
+// or the first-done stop's record boundary. The caller filled buf
 // for offset 0; when the body is the same at every record, only the stamps
 // change, so the loop touches 16 bytes per 512 rather than all of them.
-func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte) error {
+func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte, from int64, timed bool) (int64, error) {
 	if w.uring != nil {
 		_, err := w.uringLoop(p, fd, w.uring, w.seqJob(p, true, w.readSource(p)))
-		return err
+		return w.size, err
 	}
 	block := int64(len(buf))
 	stable := bodyStable(block)
-	timed := true
-	var ops int64
-	for l := int64(0); l < w.size; l += block {
+	ops := from / block
+	for l := from; l < w.size; l += block {
 		if p.stop.Load() {
-			return errStopped
+			return l, errStopped
+		}
+		if timed && w.stopBefore(p, l, ops) {
+			return l, nil
 		}
 		off := w.m.at(l)
 		if stable {
@@ -59,16 +89,20 @@ func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte) error {
 		}
 		t0 := clock.Now()
 		if err := writeAll(rawPwrite, fd, buf, off); err != nil {
-			return fmt.Errorf("write %s at offset %d: %w", w.path, off, err)
+			return l, fmt.Errorf("write %s at offset %d: %w", w.path, off, err)
 		}
 		t1 := clock.Now()
 		ops++
 		w.done.Store(l + block)
 		if timed {
-			timed = w.account(p, t0, t1, ops, l+block, l+block < w.size)
+			more := l+block < w.size
+			timed = w.account(p, t0, t1, ops, l+block, more)
+			if timed && w.stopAfter(p, l+block, ops, block, more) {
+				return l + block, nil
+			}
 		}
 	}
-	return nil
+	return w.size, nil
 }
 
 // seqRead is the read phase: the same file and record size as the write
@@ -87,7 +121,7 @@ func (w *worker) seqRead(p *phaseParams, buf []byte) error {
 	if err := w.closeFile(p, fd, false, err); err != nil {
 		return err
 	}
-	w.timedEnd(clock.Now(), ops*block, ops, false)
+	w.endTimed(p, clock.Now(), ops*block, ops)
 	return nil
 }
 
@@ -105,6 +139,9 @@ func (w *worker) readRecords(p *phaseParams, fd int, buf []byte, src source) (in
 		if p.stop.Load() {
 			return ops, errStopped
 		}
+		if w.stopBefore(p, l, ops) {
+			break
+		}
 		off := src.m.at(l)
 		t0 := clock.Now()
 		if err := readAll(rawPread, fd, buf, off); err != nil {
@@ -118,7 +155,8 @@ func (w *worker) readRecords(p *phaseParams, fd int, buf []byte, src source) (in
 		}
 		ops++
 		w.done.Store(l + block)
-		if !w.account(p, t0, t1, ops, l+block, l+block < w.size) {
+		more := l+block < w.size
+		if !w.account(p, t0, t1, ops, l+block, more) || w.stopAfter(p, l+block, ops, block, more) {
 			break
 		}
 	}

@@ -52,6 +52,8 @@ type state struct {
 	// progressEvery is how often a running phase reports its totals; 0
 	// is progressEvery's default (tests shorten it).
 	progressEvery time.Duration
+	// stops holds the first-done stop of the phase under way (firststop.go).
+	stops stopBoard
 }
 
 // Serve joins the coordinator and answers its requests until the job ends.
@@ -66,6 +68,7 @@ func Serve(ctx context.Context, opt Options) error {
 	}
 	defer m.Close()
 	s := &state{member: m, log: opt.Log}
+	go s.hearStops(m.Relayed()) // ends when the session does
 	defer func() { s.closeDirs() }()
 	defer s.disarm()
 	ctx, cancel := context.WithCancel(ctx)

@@ -39,6 +39,7 @@ type worker struct {
 	yieldAt  int64          // rank-clock time of the next voluntary yield
 	uring    *uringIO       // the phase's ring with --engine io_uring; nil for sync
 	interval workerInterval // the interval of a random phase it records into
+	seen     firstSeen      // where the phase's first-done stop found it
 }
 
 // yieldEvery is how often a worker passes through the Go scheduler on its
@@ -71,10 +72,12 @@ type phaseParams struct {
 	// latencyStep from intervalStart.
 	latency       *latencyStore
 	intervalStart int64
-	depth         int    // operations in flight per thread with engineUring
-	randScope     string // ScopeSegment or ScopeFile (shared files only)
-	mdSize        int64  // metadata phases: bytes written and read per file
-	mdFiles       int    // metadata phases: files per thread
+	depth         int        // operations in flight per thread with engineUring
+	randScope     string     // ScopeSegment or ScopeFile (shared files only)
+	randOrder     string     // OrderShuffle ("" too) or OrderUniform
+	first         *firstStop // IOzone's live stonewall; nil = none
+	mdSize        int64      // metadata phases: bytes written and read per file
+	mdFiles       int        // metadata phases: files per thread
 }
 
 // newWorker is thread's worker on the file at path, reading its own file
@@ -148,6 +151,7 @@ func (w *worker) openFlags(p *phaseParams, base int) int {
 // page-aligned.
 func (w *worker) run(p *phaseParams, buf []byte) error {
 	w.rec = wire.ThreadRecord{Thread: w.thread, File: w.path}
+	w.seen = firstSeen{}
 	w.done.Store(0)
 	w.yieldAt = clock.Now() + yieldEvery
 	var err error

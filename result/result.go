@@ -97,6 +97,16 @@ type Config struct {
 	Layout    string `json:"layout,omitempty"`
 	Pattern   string `json:"pattern,omitempty"`
 	RandScope string `json:"rand_scope,omitempty"`
+	// RandOrder is the random phases' order of offsets: "shuffle" (every
+	// block of the file once per pass, in a random order, as IOzone's -i2
+	// and fio's default) or "uniform" (drawn with replacement: some blocks
+	// twice, some never). Absent from files before the choice existed,
+	// whose random phases drew uniformly.
+	RandOrder string `json:"rand_order,omitempty"`
+	// FirstDoneStop: every thread's timed part ended when the first thread
+	// to complete its last record raised a stop (IOzone's stonewall, as
+	// `ioswarm iozone` runs without -x; --first-done-stop).
+	FirstDoneStop bool `json:"first_done_stop,omitempty"`
 	// The metadata phases' files: FilesPerThread per thread, in a
 	// directory per thread or one shared ("per-thread" or "shared"),
 	// MDSize bytes each.
@@ -329,6 +339,20 @@ type Thread struct {
 	IODepthKernelSamples      int64   `json:"iodepth_kernel_samples,omitempty"`
 	IODepthKernelTimeMean     float64 `json:"iodepth_kernel_time_mean,omitempty"`
 	IODepthKernelSpanNS       int64   `json:"iodepth_kernel_span_ns,omitempty"`
+	// IOzone's stonewall, live (config first_done_stop; see docs/iozone.md):
+	// the bytes and operations the thread had completed when the first
+	// thread's stop reached it (all of them for the thread that raised
+	// it), and when its own time ended, after its fsync and close of the
+	// partial file (IOzone's xfer count and time). RaisedStopNS is when
+	// this thread raised the stop after its last record (0: another
+	// thread did); UntimedEndNS is when a stopped writer had finished the
+	// rest of its file, untimed. Times on the coordinator's clock; all 0
+	// without the live stop.
+	StonewallBytes int64 `json:"stonewall_bytes,omitempty"`
+	StonewallOps   int64 `json:"stonewall_ops,omitempty"`
+	StonewallEndNS int64 `json:"stonewall_end_ns,omitempty"`
+	RaisedStopNS   int64 `json:"raised_stop_ns,omitempty"`
+	UntimedEndNS   int64 `json:"untimed_end_ns,omitempty"`
 }
 
 // Stat summarises one figure over the iterations of a phase.

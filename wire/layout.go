@@ -16,3 +16,11 @@ const (
 	MDDirPerThread = "per-thread"
 	MDDirShared    = "shared"
 )
+
+// The orders of random offsets (--rand-order): every block once per pass
+// in a shuffled order (IOzone's -i2, fio's default), or uniform draws
+// with replacement (fio's norandommap).
+const (
+	OrderShuffle = "shuffle"
+	OrderUniform = "uniform"
+)

@@ -23,6 +23,9 @@ const (
 	KindFindKept  = "findkept"  // FindManifest → Manifest: a kept job's manifest
 	KindProgress  = "progress"  // Progress, unsolicited from a rank during a phase
 	KindShared    = "shared"    // MakeShared → Empty: rank 0 makes the shared file before a phase
+	// KindStop is Stop, a note from a rank one of whose threads raised a
+	// phase's first-done stop; the coordinator relays it to every rank.
+	KindStop = "stop"
 )
 
 // Job is what every rank needs to know about the whole job.
@@ -52,6 +55,9 @@ type Job struct {
 	Layout    string `json:"layout,omitempty"`
 	Pattern   string `json:"pattern,omitempty"`
 	RandScope string `json:"rand_scope,omitempty"`
+	// RandOrder is OrderShuffle ("" too) or OrderUniform: the random
+	// phases' order of offsets.
+	RandOrder string `json:"rand_order,omitempty"`
 	// The metadata phases: MDFiles files per thread (0: the job runs
 	// none), in a directory per thread or one shared (MDDir), of MDSize
 	// bytes each.
@@ -145,6 +151,17 @@ type Run struct {
 	Iteration   int   `json:"iteration"`
 	ReleaseAt   int64 `json:"release_at"`
 	StonewallNS int64 `json:"stonewall_ns,omitempty"`
+	// FirstDoneStop asks for IOzone's stonewall, live: the first thread
+	// (on any rank) to complete its last record raises a stop, and every
+	// other thread ends its timed part at its next record boundary (see
+	// rank/firststop.go).
+	FirstDoneStop bool `json:"first_done_stop,omitempty"`
+}
+
+// Stop says that a thread has raised the first-done stop of a phase run.
+type Stop struct {
+	Phase     Phase `json:"phase"`
+	Iteration int   `json:"iteration"`
 }
 
 // ThreadRecord is one thread's raw record on the rank's clock.
@@ -172,6 +189,17 @@ type ThreadRecord struct {
 	KernelDepthSamples  int64   `json:"iodepth_kernel_samples,omitempty"`
 	KernelDepthTimeMean float64 `json:"iodepth_kernel_time_mean,omitempty"`
 	KernelDepthSpanNS   int64   `json:"iodepth_kernel_span_ns,omitempty"`
+	// With Run.FirstDoneStop, IOzone's account of the thread: the bytes
+	// and operations it had completed when the stop reached it (all of
+	// them for the thread that raised it) and when its timed part ended,
+	// after its fsync and close; RaisedStopNS is when this thread raised
+	// the stop (0: another did), UntimedEndNS when a stopped writer had
+	// finished the rest of its file, untimed.
+	StonewallBytes int64 `json:"stonewall_bytes,omitempty"`
+	StonewallOps   int64 `json:"stonewall_ops,omitempty"`
+	StonewallEndNS int64 `json:"stonewall_end_ns,omitempty"`
+	RaisedStopNS   int64 `json:"raised_stop_ns,omitempty"`
+	UntimedEndNS   int64 `json:"untimed_end_ns,omitempty"`
 }
 
 // RunReply carries the phase's records and the rank's merged latency histogram.
