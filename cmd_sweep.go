@@ -61,7 +61,7 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 	if err != nil {
 		return err
 	}
-	size, err := chartSizeFrom(o.ChartSize)
+	spec, err := chartSpecFrom(o.chartOptions, o.given)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 	if out.table != nil {
 		out.table.Footer(sw)
 	}
-	saveErr := saveSweep(o.stderr, sw, o.Output, chartBase, size)
+	saveErr := saveSweep(o.stderr, sw, o.Output, chartBase, spec)
 	if runErr != nil {
 		return errors.Join(runErr, saveErr)
 	}
@@ -152,13 +152,13 @@ func sweepChartBase(chartFlag, output string) string {
 // saveSweep writes the JSON file and the chart; both are wanted also
 // from a sweep that stopped early, for the points it measured, and one
 // failing does not stop the other.
-func saveSweep(stderr io.Writer, sw *study.Sweep, output, chartBase string, size chart.Size) error {
+func saveSweep(stderr io.Writer, sw *study.Sweep, output, chartBase string, spec chartSpec) error {
 	var errs []error
 	if output != "" {
 		errs = append(errs, writeFile("output", output, func(w io.Writer) error { return study.WriteJSON(w, sw) }))
 	}
 	if chartBase != "" && anyComplete(sw) {
-		errs = append(errs, drawChart(stderr, chartBase, []*study.Sweep{sw}, size))
+		errs = append(errs, drawChart(stderr, chartBase, []*study.Sweep{sw}, spec))
 	}
 	return errors.Join(errs...)
 }

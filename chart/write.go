@@ -10,10 +10,10 @@ import (
 	"ioswarm/study"
 )
 
-// Write draws the studies and writes the SVG and PNG for base (see
-// Paths).
-func Write(base string, ss []*study.Sweep, size Size) (svgPath, pngPath string, err error) {
-	c, err := contentOf(ss)
+// Write draws the studies, with the words and phases lb gives, and
+// writes the SVG and PNG for base (see Paths).
+func Write(base string, ss []*study.Sweep, size Size, lb Labels) (svgPath, pngPath string, err error) {
+	c, err := contentWith(ss, lb)
 	if err != nil {
 		return "", "", err
 	}
