@@ -68,7 +68,7 @@ func TestWriteBothFiles(t *testing.T) {
 // A PNG is really drawn: not one flat colour.
 func TestPNGHasContent(t *testing.T) {
 	var buf bytes.Buffer
-	if err := PNG(&buf, fixture(t, "gen1.json", "gen2.json"), Size{Width: 640, Height: 480}); err != nil {
+	if err := PNG(&buf, fixture(t, "gen1.json", "gen2.json"), Size{Width: 640, Height: 480}, Labels{}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&buf)
@@ -138,7 +138,7 @@ func TestZeroThreadsIsAnError(t *testing.T) {
 	s := fixture(t, "gen1.json")[0]
 	s.Points[0].Config.Threads = 0
 	var buf bytes.Buffer
-	if err := PNG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err == nil || !strings.Contains(err.Error(), "0 threads") {
+	if err := PNG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}, Labels{}); err == nil || !strings.Contains(err.Error(), "0 threads") {
 		t.Errorf("error %v", err)
 	}
 }
@@ -150,7 +150,7 @@ func TestSequentialOnlyHasNoIOPSPanel(t *testing.T) {
 	}
 	s.Setup.Phases = s.Setup.Phases[:2]
 	var buf bytes.Buffer
-	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err != nil {
+	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}, Labels{}); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(buf.Bytes(), []byte("IOPS")) || !bytes.Contains(buf.Bytes(), []byte("bandwidth, GB/s")) {
@@ -205,7 +205,7 @@ func TestPathsAndSize(t *testing.T) {
 // Every chart is opaque: a corner of the PNG is white, not transparent.
 func TestBackgroundIsOpaque(t *testing.T) {
 	var buf bytes.Buffer
-	if err := PNG(&buf, fixture(t, "gen1.json"), Size{Width: 600, Height: 400}); err != nil {
+	if err := PNG(&buf, fixture(t, "gen1.json"), Size{Width: 600, Height: 400}, Labels{}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&buf)
@@ -277,7 +277,7 @@ func TestSpreadAndOnePointTitles(t *testing.T) {
 		t.Errorf("range %+v around %v, want ±%v", e, mean, sd)
 	}
 	var buf bytes.Buffer
-	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err != nil {
+	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}, Labels{}); err != nil {
 		t.Fatal(err)
 	}
 	s.Points = s.Points[:1]
