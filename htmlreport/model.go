@@ -227,8 +227,14 @@ func nodesOf(s *study.Sweep) []Node {
 		if h.CacheBytes > 0 {
 			cache = units.FormatBytes(h.CacheBytes) + ": " + cache
 		}
-		out = append(out, Node{Host: h.Host, Kernel: h.Kernel, FS: h.FSType, Mount: h.FSSource + " on " + h.MountPoint,
-			Memory: units.FormatBytes(h.MemTotal), ClientCache: cache, Ranks: 1})
+		mount, memory := "not recorded", "not recorded"
+		if h.MountPoint != "" {
+			mount = strings.TrimPrefix(h.FSSource+" on "+h.MountPoint, " on ")
+		}
+		if h.MemTotal > 0 {
+			memory = units.FormatBytes(h.MemTotal)
+		}
+		out = append(out, Node{Host: h.Host, Kernel: h.Kernel, FS: h.FSType, Mount: mount, Memory: memory, ClientCache: cache, Ranks: 1})
 	}
 	return out
 }
