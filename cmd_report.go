@@ -19,6 +19,7 @@ import (
 type reportCmdOptions struct {
 	invocation
 	Output, Format, Title string
+	Expect                string
 }
 
 func reportCommand() *cli.Command {
@@ -35,6 +36,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Destination: &o.Output, Category: catOutput, Usage: "the report's file (default: the first study's name with .html or .md)"},
 			&cli.StringFlag{Name: "format", Value: "html", Destination: &o.Format, Category: catOutput, Usage: "html or markdown"},
 			&cli.StringFlag{Name: "title", Destination: &o.Title, Category: catOutput, Usage: "the report's title (default: the studies' names)"},
+			expectFlag(&o.Expect),
 		},
 	}, reportExamples, func(c *cli.Context) error {
 		o.invocation = invocationFrom(c)
@@ -44,7 +46,8 @@ func reportCommand() *cli.Command {
 
 const reportExamples = `   ioswarm report gpfs-new.json                       # gpfs-new.html
    ioswarm report gpfs-new.json gpfs-old.json --title "GPFS acceptance, December 2026"
-   ioswarm report gpfs-new.json --format markdown -o wiki/gpfs.md`
+   ioswarm report gpfs-new.json --format markdown -o wiki/gpfs.md
+   ioswarm report gpfs-new.json --expect 'write>=20GB/s@64,read>=23GB/s@32,randread>=500kIOPS@256'`
 
 // runReport is `ioswarm report`.
 func runReport(o reportCmdOptions) error {
@@ -54,6 +57,10 @@ func runReport(o reportCmdOptions) error {
 	ext := map[string]string{"html": ".html", "markdown": ".md"}[o.Format]
 	if ext == "" {
 		return flagError("format", o.Format, fmt.Errorf("want html or markdown"))
+	}
+	expect, err := parseExpect(o.Expect)
+	if err != nil {
+		return err
 	}
 	ss, err := loadStudies(o.args)
 	if err != nil {
@@ -66,7 +73,7 @@ func runReport(o reportCmdOptions) error {
 	if dir := filepath.Dir(out); !isDir(dir) {
 		return usage.Errorf("report: --output %q: the directory %q does not exist", report.Clean(out), report.Clean(dir))
 	}
-	doc, err := htmlreport.Build(ss, htmlreport.Options{Title: o.Title, Generated: time.Now(), Version: fullVersion()})
+	doc, err := htmlreport.Build(ss, htmlreport.Options{Title: o.Title, Expect: expect, Generated: time.Now(), Version: fullVersion()})
 	if err != nil {
 		return usage.Wrap(err)
 	}
@@ -88,7 +95,7 @@ func runReport(o reportCmdOptions) error {
 		}
 	}
 	fmt.Fprintf(o.stdout, "report: %s\n", out)
-	return nil
+	return judge(o.stdout, ss[0], expect)
 }
 
 func isDir(path string) bool {

@@ -26,11 +26,13 @@ type sweepOptions struct {
 	chartOptions
 	invocation
 	Threads, IODepths string
+	Expect            string
 }
 
 func (o *sweepOptions) flags() []cli.Flag {
 	return concat(sweepThreadsFlags(&o.Threads, &o.IODepths), ioFlags(&o.ioOptions, true),
-		reportFlags(&o.reportOptions), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions))
+		reportFlags(&o.reportOptions), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions),
+		[]cli.Flag{expectFlag(&o.Expect)})
 }
 
 func sweepCommand() *cli.Command {
@@ -57,8 +59,15 @@ const sweepExamples = `   ioswarm sweep --threads 1..512 --total 1TiB --hosts no
 
 // runSweep is `ioswarm sweep`.
 func runSweep(ctx context.Context, o sweepOptions) error {
+	expect, err := parseExpect(o.Expect)
+	if err != nil {
+		return err
+	}
 	plan, progress, err := planSweep(o)
 	if err != nil {
+		return err
+	}
+	if err := checkExpectPoints(expect, plan.Base.Phases, plan.Threads); err != nil {
 		return err
 	}
 	spec, err := chartSpecFrom(o.chartOptions, o.given)
@@ -92,7 +101,16 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 			return errors.Join(err, saveErr)
 		}
 	}
-	return saveErr
+	if saveErr != nil {
+		return saveErr
+	}
+	// The verdicts go where a person reads them: under the table, or on
+	// stderr when stdout holds JSON or CSV for a program.
+	w := o.stdout
+	if o.Format != "table" {
+		w = o.stderr
+	}
+	return judge(w, sw, expect)
 }
 
 // planSweep reads the flags into a plan whose every point is valid, and

@@ -35,7 +35,16 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 	if d.Generated != "" {
 		m.printf(" on %s", d.Generated)
 	}
-	m.printf(".\n\n## Configuration and nodes\n")
+	m.printf(".\n")
+	if len(d.Verdicts) > 0 {
+		m.printf("\n## Acceptance\n\n%s judged against `%s`.\n\n", md(d.Studies[0].Name), d.Expected)
+		var rows [][]string
+		for _, v := range d.Verdicts {
+			rows = append(rows, []string{v.Text, v.MeasuredText(), v.VerdictText()})
+		}
+		m.table([]string{"expectation", "measured", "verdict"}, rows)
+	}
+	m.printf("\n## Configuration and nodes\n")
 	for _, s := range d.Studies {
 		m.printf("\n### %s\n\n%s\n\n", md(s.Name), md(s.Describe))
 		m.table([]string{"setting", "value"}, pairs(s.Config))

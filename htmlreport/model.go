@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"ioswarm/acceptance"
 	"ioswarm/study"
 	"ioswarm/units"
 	"ioswarm/wire"
@@ -16,9 +17,10 @@ import (
 
 // Options are what the document says beyond the studies.
 type Options struct {
-	Title     string    // the document's title; a default names the studies
-	Generated time.Time // when the document was made (fixed in tests)
-	Version   string    // the ioswarm that made it
+	Title     string                   // the document's title; a default names the studies
+	Expect    []acceptance.Expectation // judged against the first study
+	Generated time.Time                // when the document was made (fixed in tests)
+	Version   string                   // the ioswarm that made it
 }
 
 // Document is everything the report shows, worked out before anything
@@ -31,6 +33,10 @@ type Document struct {
 	Sections  []Section
 	Peaks     []Peak
 	Compares  []Comparison
+	// Verdicts are the first study judged against the expectations an
+	// acceptance test gave (none without).
+	Verdicts []acceptance.Verdict
+	Expected string // the expectations as given
 }
 
 // Study is one study's configuration, nodes, command lines and warnings.
@@ -155,6 +161,14 @@ func Build(ss []*study.Sweep, o Options) (*Document, error) {
 	}
 	for i, s := range ss {
 		d.Peaks = append(d.Peaks, peaksOf(s, names[i])...)
+	}
+	if len(o.Expect) > 0 {
+		d.Verdicts = acceptance.Judge(ss[0], o.Expect)
+		var texts []string
+		for _, e := range o.Expect {
+			texts = append(texts, e.Text)
+		}
+		d.Expected = strings.Join(texts, ", ")
 	}
 	for i := 1; i < len(ss); i++ {
 		d.Compares = append(d.Compares, compareOf(ss[0], ss[i], names[0], names[i]))
