@@ -27,12 +27,13 @@ type sweepOptions struct {
 	invocation
 	Threads, IODepths string
 	Expect            string
+	durability
 }
 
 func (o *sweepOptions) flags() []cli.Flag {
 	return concat(sweepThreadsFlags(&o.Threads, &o.IODepths), ioFlags(&o.ioOptions, true),
 		reportFlags(&o.reportOptions), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions),
-		[]cli.Flag{expectFlag(&o.Expect)})
+		[]cli.Flag{expectFlag(&o.Expect)}, durabilityFlags(&o.durability))
 }
 
 func sweepCommand() *cli.Command {
@@ -68,6 +69,9 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 		return err
 	}
 	if err := checkExpectPoints(expect, plan.Base.Phases, plan.Threads); err != nil {
+		return err
+	}
+	if err := o.durability.apply(ctx, &plan, &o.Output, o.stderr); err != nil {
 		return err
 	}
 	spec, err := chartSpecFrom(o.chartOptions, o.given)
@@ -173,7 +177,7 @@ func sweepChartBase(chartFlag, output string) string {
 func saveSweep(stderr io.Writer, sw *study.Sweep, output, chartBase string, spec chartSpec) error {
 	var errs []error
 	if output != "" {
-		errs = append(errs, writeFile("output", output, func(w io.Writer) error { return study.WriteJSON(w, sw) }))
+		errs = append(errs, writeFileAtomic("output", output, func(w io.Writer) error { return study.WriteJSON(w, sw) }))
 	}
 	if chartBase != "" && anyComplete(sw) {
 		errs = append(errs, drawChart(stderr, chartBase, []*study.Sweep{sw}, spec))

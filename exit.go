@@ -7,6 +7,7 @@ import (
 
 	"ioswarm/acceptance"
 	"ioswarm/internal/usage"
+	"ioswarm/sweep"
 )
 
 // Exit codes, listed in --help.
@@ -15,6 +16,7 @@ const (
 	exitFailed    = 1   // the run failed: a node, a rank, the filesystem
 	exitUsage     = 2   // bad flags, sizes, host lists: nothing was started
 	exitExpect    = 3   // the run succeeded but an --expect was not met
+	exitBudget    = 4   // a sweep stopped before a point its time budget could not hold: resume later
 	exitHangup    = 129 // SIGHUP: ranks stopped, files removed
 	exitInterrupt = 130 // SIGINT: likewise
 	exitTerm      = 143 // SIGTERM: likewise
@@ -22,7 +24,8 @@ const (
 
 const exitCodesHelp = `EXIT CODES:
    0 success; 1 the run failed (node, rank or filesystem error); 2 bad usage, nothing started;
-   3 an --expect (acceptance figure) was not met;
+   3 an --expect (acceptance figure) was not met; 4 a sweep stopped at its time budget (run it again
+   with --resume FILE);
    129 hung up (SIGHUP); 130 interrupted (SIGINT); 143 terminated (SIGTERM). Ranks are stopped and files
    removed in every case.`
 
@@ -44,6 +47,8 @@ func exitCode(err error, sig os.Signal) int {
 		return exitUsage
 	case errors.Is(err, acceptance.ErrNotMet):
 		return exitExpect
+	case errors.Is(err, sweep.ErrBudget):
+		return exitBudget
 	}
 	return exitFailed
 }

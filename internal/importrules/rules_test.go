@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"result":         {},
 	"selfbin":        {},
 	"study":          {"figures", "internal/usage", "report", "result", "units", "wire"},
-	"sweep":          {"coordinator", "internal/usage", "result", "study"},
+	"sweep":          {"coordinator", "internal/usage", "result", "study", "units"},
 	"units":          {},
 	"uring":          {},
 	"wire":           {"nodefacts", "result"},
