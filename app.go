@@ -24,6 +24,7 @@ func newApp() *cli.App {
 			sweepCommand(),
 			compareCommand(),
 			plotCommand(),
+			reportCommand(),
 			hostsCommand(),
 			versionCommand(),
 			rankCommand(),

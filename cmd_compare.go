@@ -43,7 +43,7 @@ func runCompare(o compareOptions) error {
 	if len(o.args) != 2 {
 		return usage.Errorf("compare: name two result files (ioswarm compare A.json B.json), got %d", len(o.args))
 	}
-	size, err := chartSizeFrom(o.ChartSize)
+	spec, err := chartSpecFrom(o.chartOptions, o.given)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func runCompare(o compareOptions) error {
 		a, b := o.args[0], o.args[1]
 		base = filepath.Join(filepath.Dir(a), stem(a)+"-vs-"+stem(b))
 	}
-	return drawChart(o.stdout, base, ss, size)
+	return drawChart(o.stdout, base, ss, spec)
 }
 
 // stem is a file's name without directory and extension.

@@ -24,8 +24,8 @@ func chartSizeFrom(v string) (chart.Size, error) {
 }
 
 // drawChart writes the chart files and says where they went.
-func drawChart(w io.Writer, base string, ss []*study.Sweep, size chart.Size) error {
-	svg, png, err := chart.Write(base, ss, size)
+func drawChart(w io.Writer, base string, ss []*study.Sweep, spec chartSpec) error {
+	svg, png, err := chart.Write(base, ss, spec.size, spec.labels)
 	if err != nil {
 		return fmt.Errorf("chart: %w", err)
 	}
@@ -61,19 +61,20 @@ func plotCommand() *cli.Command {
 
 const plotExamples = `   ioswarm plot lustre.json                         # lustre.svg and lustre.png
    ioswarm plot run-*.json --chart scaling          # single runs with one --label, joined into lines
-   ioswarm plot run.json --timeline --by-node`
+   ioswarm plot run.json --timeline --by-node
+   ioswarm plot gpfs.json --title "Figure 15: Sequential N to N performance" --chart-phases write,read`
 
 // runPlot is `ioswarm plot`.
 func runPlot(o plotOptions) error {
 	if len(o.args) == 0 {
 		return usage.Errorf("plot: name at least one result file (ioswarm plot results.json)")
 	}
-	size, err := chartSizeFrom(o.ChartSize)
+	spec, err := chartSpecFrom(o.chartOptions, o.given)
 	if err != nil {
 		return err
 	}
 	if o.Timeline {
-		return plotTimeline(o, size)
+		return plotTimeline(o, spec)
 	}
 	if o.ByNode {
 		return usage.Errorf("plot: --by-node goes with --timeline")
@@ -90,11 +91,11 @@ func runPlot(o plotOptions) error {
 	if base == "" {
 		base = o.args[0]
 	}
-	return drawChart(o.stdout, base, ss, size)
+	return drawChart(o.stdout, base, ss, spec)
 }
 
 // plotTimeline draws one run over time.
-func plotTimeline(o plotOptions, size chart.Size) error {
+func plotTimeline(o plotOptions, spec chartSpec) error {
 	if len(o.args) != 1 {
 		return usage.Errorf("plot --timeline: name one result file of a single run")
 	}
@@ -112,7 +113,7 @@ func plotTimeline(o plotOptions, size chart.Size) error {
 	if base == "" {
 		base = strings.TrimSuffix(path, filepath.Ext(path)) + "-timeline"
 	}
-	svg, png, err := chart.WriteTimeline(base, job, o.ByNode, size)
+	svg, png, err := chart.WriteTimeline(base, job, o.ByNode, spec.size, spec.labels)
 	if err != nil {
 		return fmt.Errorf("plot --timeline %s: %w", path, err)
 	}

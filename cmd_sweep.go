@@ -26,11 +26,14 @@ type sweepOptions struct {
 	chartOptions
 	invocation
 	Threads, IODepths string
+	Expect            string
+	durability
 }
 
 func (o *sweepOptions) flags() []cli.Flag {
 	return concat(sweepThreadsFlags(&o.Threads, &o.IODepths), ioFlags(&o.ioOptions, true),
-		reportFlags(&o.reportOptions), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions))
+		reportFlags(&o.reportOptions), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions),
+		[]cli.Flag{expectFlag(&o.Expect)}, durabilityFlags(&o.durability))
 }
 
 func sweepCommand() *cli.Command {
@@ -57,11 +60,21 @@ const sweepExamples = `   ioswarm sweep --threads 1..512 --total 1TiB --hosts no
 
 // runSweep is `ioswarm sweep`.
 func runSweep(ctx context.Context, o sweepOptions) error {
+	expect, err := parseExpect(o.Expect)
+	if err != nil {
+		return err
+	}
 	plan, progress, err := planSweep(o)
 	if err != nil {
 		return err
 	}
-	size, err := chartSizeFrom(o.ChartSize)
+	if err := checkExpectPoints(expect, plan.Base.Phases, plan.Threads); err != nil {
+		return err
+	}
+	if err := o.durability.apply(ctx, &plan, &o.Output, o.stderr); err != nil {
+		return err
+	}
+	spec, err := chartSpecFrom(o.chartOptions, o.given)
 	if err != nil {
 		return err
 	}
@@ -83,7 +96,7 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 	if out.table != nil {
 		out.table.Footer(sw)
 	}
-	saveErr := saveSweep(o.stderr, sw, o.Output, chartBase, size)
+	saveErr := saveSweep(o.stderr, sw, o.Output, chartBase, spec)
 	if runErr != nil {
 		return errors.Join(runErr, saveErr)
 	}
@@ -92,7 +105,16 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 			return errors.Join(err, saveErr)
 		}
 	}
-	return saveErr
+	if saveErr != nil {
+		return saveErr
+	}
+	// The verdicts go where a person reads them: under the table, or on
+	// stderr when stdout holds JSON or CSV for a program.
+	w := o.stdout
+	if o.Format != "table" {
+		w = o.stderr
+	}
+	return judge(w, sw, expect)
 }
 
 // planSweep reads the flags into a plan whose every point is valid, and
@@ -152,13 +174,13 @@ func sweepChartBase(chartFlag, output string) string {
 // saveSweep writes the JSON file and the chart; both are wanted also
 // from a sweep that stopped early, for the points it measured, and one
 // failing does not stop the other.
-func saveSweep(stderr io.Writer, sw *study.Sweep, output, chartBase string, size chart.Size) error {
+func saveSweep(stderr io.Writer, sw *study.Sweep, output, chartBase string, spec chartSpec) error {
 	var errs []error
 	if output != "" {
-		errs = append(errs, writeFile("output", output, func(w io.Writer) error { return study.WriteJSON(w, sw) }))
+		errs = append(errs, writeFileAtomic("output", output, func(w io.Writer) error { return study.WriteJSON(w, sw) }))
 	}
 	if chartBase != "" && anyComplete(sw) {
-		errs = append(errs, drawChart(stderr, chartBase, []*study.Sweep{sw}, size))
+		errs = append(errs, drawChart(stderr, chartBase, []*study.Sweep{sw}, spec))
 	}
 	return errors.Join(errs...)
 }

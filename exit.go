@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"syscall"
 
+	"ioswarm/acceptance"
 	"ioswarm/internal/usage"
+	"ioswarm/sweep"
 )
 
 // Exit codes, listed in --help.
@@ -12,6 +15,8 @@ const (
 	exitOK        = 0
 	exitFailed    = 1   // the run failed: a node, a rank, the filesystem
 	exitUsage     = 2   // bad flags, sizes, host lists: nothing was started
+	exitExpect    = 3   // the run succeeded but an --expect was not met
+	exitBudget    = 4   // a sweep stopped before a point its time budget could not hold: resume later
 	exitHangup    = 129 // SIGHUP: ranks stopped, files removed
 	exitInterrupt = 130 // SIGINT: likewise
 	exitTerm      = 143 // SIGTERM: likewise
@@ -19,6 +24,8 @@ const (
 
 const exitCodesHelp = `EXIT CODES:
    0 success; 1 the run failed (node, rank or filesystem error); 2 bad usage, nothing started;
+   3 an --expect (acceptance figure) was not met; 4 a sweep stopped at its time budget (run it again
+   with --resume FILE);
    129 hung up (SIGHUP); 130 interrupted (SIGINT); 143 terminated (SIGTERM). Ranks are stopped and files
    removed in every case.`
 
@@ -38,6 +45,10 @@ func exitCode(err error, sig os.Signal) int {
 		return exitHangup
 	case usage.Is(err):
 		return exitUsage
+	case errors.Is(err, acceptance.ErrNotMet):
+		return exitExpect
+	case errors.Is(err, sweep.ErrBudget):
+		return exitBudget
 	}
 	return exitFailed
 }

@@ -157,12 +157,19 @@ func launchFlags(o *launchOptions) []cli.Flag {
 // chartOptions place and size the chart; shared by sweep, plot and compare.
 type chartOptions struct {
 	Chart, ChartSize string
+	chartWords
 }
 
 func chartFlags(o *chartOptions) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "chart", Destination: &o.Chart, Category: catOutput, Usage: "write the chart to PATH.svg and PATH.png (default: next to the results, same base name)"},
 		&cli.StringFlag{Name: "chart-size", Value: fmt.Sprintf("%dx%d", chart.DefaultWidth, chart.DefaultHeight), Destination: &o.ChartSize, Category: catOutput, Usage: "chart size in pixels, WIDTHxHEIGHT"},
+		&cli.StringFlag{Name: "title", Destination: &o.Title, Category: catOutput, Usage: "the chart's title (default: what is drawn and the study's name)"},
+		&cli.StringFlag{Name: "subtitle", Destination: &o.Subtitle, Category: catOutput, Usage: "the chart's second title line (default: the configuration; \"\" for none)"},
+		&cli.StringFlag{Name: "x-label", Destination: &o.XLabel, Category: catOutput, Usage: "the chart's x axis label"},
+		&cli.StringFlag{Name: "y-label", Destination: &o.YLabel, Category: catOutput, Usage: "the bandwidth panel's y axis label"},
+		&cli.StringFlag{Name: "iops-label", Destination: &o.IOPSLabel, Category: catOutput, Usage: "the IOPS panel's y axis label"},
+		&cli.StringFlag{Name: "chart-phases", Destination: &o.ChartPhases, Category: catOutput, Usage: "draw only these phases, comma-separated (default: all)"},
 	}
 }
 

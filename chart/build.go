@@ -33,6 +33,8 @@ type line struct {
 // content is everything drawn, worked out before any drawing.
 type content struct {
 	title              string
+	head, sub          string // ioswarm's two title lines, before any Labels
+	barsNote           string // what the error bars span, after the x label
 	xLabel             string
 	bwLabel, iopsLabel string
 	lines              []line
@@ -42,9 +44,13 @@ type content struct {
 	byDepth            bool // the x axis is the queue depth (a sweep over depth alone)
 }
 
-// contentOf turns studies into lines and labels. Points of runs that
-// ended early are left out: they are not measurements.
-func contentOf(ss []*study.Sweep) (content, error) {
+// contentOf turns studies into lines and ioswarm's own labels.
+func contentOf(ss []*study.Sweep) (content, error) { return contentWith(ss, Labels{}) }
+
+// contentWith turns studies into lines and labels, the phases and words
+// of lb where it gives them. Points of runs that ended early are left
+// out: they are not measurements.
+func contentWith(ss []*study.Sweep, lb Labels) (content, error) {
 	if len(ss) == 0 {
 		return content{}, errors.New("nothing to draw")
 	}
@@ -57,6 +63,9 @@ func contentOf(ss []*study.Sweep) (content, error) {
 	for i, s := range ss {
 		for _, g := range groupsOf(s, c.byDepth) {
 			phase := g.phase
+			if !lb.draws(phase) {
+				continue
+			}
 			l := line{legend: g.legend, phase: phase, study: i, depth: g.depth, kind: i}
 			if g.depth > 0 {
 				l.kind = depthPlace(s, g.depth)
@@ -74,11 +83,11 @@ func contentOf(ss []*study.Sweep) (content, error) {
 				}
 				bs := f.BandwidthStat
 				l.bw = append(l.bw, xy{X: x, Y: f.Bandwidth / 1e9})
-				l.bwErr = append(l.bwErr, errorOf(f.Bandwidth/1e9, bs.Min/1e9, bs.Max/1e9, f.Iterations))
+				l.bwErr = append(l.bwErr, errorOf(f.Bandwidth/1e9, bs.Stddev/1e9, f.Iterations))
 				if wire.Phase(phase).CountsOps() {
 					is := f.IOPSStat
 					l.iops = append(l.iops, xy{X: x, Y: f.IOPS})
-					l.iopsErr = append(l.iopsErr, errorOf(f.IOPS, is.Min, is.Max, f.Iterations))
+					l.iopsErr = append(l.iopsErr, errorOf(f.IOPS, is.Stddev, f.Iterations))
 				}
 				l.spread = l.spread || f.Iterations > 1
 				c.iterations = max(c.iterations, f.Iterations)
@@ -91,19 +100,30 @@ func contentOf(ss []*study.Sweep) (content, error) {
 		}
 	}
 	if len(c.lines) == 0 {
+		if len(lb.Phases) > 0 {
+			return content{}, fmt.Errorf("no complete point of %s to draw", strings.Join(lb.Phases, ", "))
+		}
 		return content{}, errors.New("no complete point to draw")
 	}
 	c.labels(ss, names)
+	c.title = lb.title(c.head, c.sub)
+	// The bars' statistic stays on the axis whatever its label: a reader
+	// must know what the bars span.
+	c.xLabel = or(lb.XLabel, c.xLabel) + c.barsNote
+	c.bwLabel = or(lb.YLabel, c.bwLabel)
+	c.iopsLabel = or(lb.IOPSLabel, c.iopsLabel)
 	return c, nil
 }
 
-// errorOf is the range of a point's iterations as distances below and
-// above the mean it is drawn at; nothing for a single iteration.
-func errorOf(mean, lo, hi float64, iterations int) yRange {
+// errorOf is a point's spread over its iterations, the sample standard
+// deviation the tables print beside the mean (mean ± stddev), as
+// distances below and above the mean it is drawn at, the lower one cut
+// at zero; nothing for a single iteration.
+func errorOf(mean, stddev float64, iterations int) yRange {
 	if iterations < 2 {
 		return yRange{}
 	}
-	return yRange{Low: mean - lo, High: hi - mean}
+	return yRange{Low: min(stddev, mean), High: stddev}
 }
 
 // group is one line's points: a phase, and in a sweep over threads and
@@ -242,8 +262,9 @@ func (c *content) labels(ss []*study.Sweep, names []string) {
 	}
 	if c.iterations > 1 {
 		// On the axis, not the title, which must fit its panel's width.
-		c.xLabel += fmt.Sprintf("; bars: min–max of %d iterations", c.iterations)
+		c.barsNote = fmt.Sprintf("; bars: ± sample stddev of %d iterations", c.iterations)
 	}
+	c.head, c.sub = head, sub
 	c.title = head + "\n" + sub
 }
 

@@ -33,7 +33,7 @@ func fixture(t *testing.T, names ...string) []*study.Sweep {
 // for, and the SVG carries the configuration in its labels.
 func TestWriteBothFiles(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "study.json")
-	svgPath, pngPath, err := Write(base, fixture(t, "gen2.json"), Size{Width: 800, Height: 600})
+	svgPath, pngPath, err := Write(base, fixture(t, "gen2.json"), Size{Width: 800, Height: 600}, Labels{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestWriteBothFiles(t *testing.T) {
 // A PNG is really drawn: not one flat colour.
 func TestPNGHasContent(t *testing.T) {
 	var buf bytes.Buffer
-	if err := PNG(&buf, fixture(t, "gen1.json", "gen2.json"), Size{Width: 640, Height: 480}); err != nil {
+	if err := PNG(&buf, fixture(t, "gen1.json", "gen2.json"), Size{Width: 640, Height: 480}, Labels{}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&buf)
@@ -138,7 +138,7 @@ func TestZeroThreadsIsAnError(t *testing.T) {
 	s := fixture(t, "gen1.json")[0]
 	s.Points[0].Config.Threads = 0
 	var buf bytes.Buffer
-	if err := PNG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err == nil || !strings.Contains(err.Error(), "0 threads") {
+	if err := PNG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}, Labels{}); err == nil || !strings.Contains(err.Error(), "0 threads") {
 		t.Errorf("error %v", err)
 	}
 }
@@ -150,7 +150,7 @@ func TestSequentialOnlyHasNoIOPSPanel(t *testing.T) {
 	}
 	s.Setup.Phases = s.Setup.Phases[:2]
 	var buf bytes.Buffer
-	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err != nil {
+	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}, Labels{}); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(buf.Bytes(), []byte("IOPS")) || !bytes.Contains(buf.Bytes(), []byte("bandwidth, GB/s")) {
@@ -205,7 +205,7 @@ func TestPathsAndSize(t *testing.T) {
 // Every chart is opaque: a corner of the PNG is white, not transparent.
 func TestBackgroundIsOpaque(t *testing.T) {
 	var buf bytes.Buffer
-	if err := PNG(&buf, fixture(t, "gen1.json"), Size{Width: 600, Height: 400}); err != nil {
+	if err := PNG(&buf, fixture(t, "gen1.json"), Size{Width: 600, Height: 400}, Labels{}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := png.Decode(&buf)
@@ -267,15 +267,17 @@ func TestSpreadAndOnePointTitles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.lines[0].spread || !strings.Contains(c.xLabel, "bars: min–max of 2 iterations") {
+	if !c.lines[0].spread || !strings.Contains(c.xLabel, "bars: ± sample stddev of 2 iterations") {
 		t.Errorf("spread %v, x label %q", c.lines[0].spread, c.xLabel)
 	}
+	// The bars span what the tables print beside the mean: the sample
+	// standard deviation of 0.9 and 1.1 times the figure, 0.1·√2 of it.
 	e := c.lines[0].bwErr[0]
-	if mean := c.lines[0].bw[0].Y; math.Abs(e.Low-0.1*mean) > 1e-9 || math.Abs(e.High-0.1*mean) > 1e-9 {
-		t.Errorf("range %+v around %v, want ±10%%", e, mean)
+	if mean, sd := c.lines[0].bw[0].Y, 0.1*math.Sqrt2*c.lines[0].bw[0].Y; math.Abs(e.Low-sd) > 1e-9 || math.Abs(e.High-sd) > 1e-9 {
+		t.Errorf("range %+v around %v, want ±%v", e, mean, sd)
 	}
 	var buf bytes.Buffer
-	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}); err != nil {
+	if err := SVG(&buf, []*study.Sweep{s}, Size{Width: 600, Height: 400}, Labels{}); err != nil {
 		t.Fatal(err)
 	}
 	s.Points = s.Points[:1]
@@ -410,7 +412,7 @@ func TestTimeline(t *testing.T) {
 	if err != nil || len(byNode.lines) != 3 || byNode.lines[1].legend != "write · b" {
 		t.Errorf("by node: %d lines, %v", len(byNode.lines), err)
 	}
-	if _, _, err := WriteTimeline(filepath.Join(t.TempDir(), "tl"), job, true, Size{Width: 600, Height: 500}); err != nil {
+	if _, _, err := WriteTimeline(filepath.Join(t.TempDir(), "tl"), job, true, Size{Width: 600, Height: 500}, Labels{}); err != nil {
 		t.Errorf("WriteTimeline: %v", err)
 	}
 	job.Phases[0].Series, job.Phases[1].Series, job.Phases[1].LatencySeries = nil, nil, nil

@@ -326,7 +326,7 @@ func TestLabelsDoNotOverlapWhenSmall(t *testing.T) {
 // The SVG holds the scene, op for op, and every label's text.
 func TestSVGHoldsTheScene(t *testing.T) {
 	ss := fixture(t, "gen1.json", "gen2.json")
-	s, face, err := sceneOf(ss, Size{Width: 1000, Height: 700})
+	s, face, err := sceneOf(ss, Size{Width: 1000, Height: 700}, Labels{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,3 +125,28 @@ func countText(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
+
+// nodePalette tells nodes apart in a by-node timeline, where a node's
+// phases follow one another along the time axis and so need no colour
+// of their own. Neighbours differ in hue and in lightness, so a grey
+// print still separates them; a mark and a dash pattern of their own
+// (cycling at other lengths) keep nodes apart past the palette's end.
+var nodePalette = []color.RGBA{
+	{R: 0x1b, G: 0x3a, B: 0x8c, A: 0xff}, // dark blue
+	{R: 0xf0, G: 0x9a, B: 0x20, A: 0xff}, // light orange
+	{R: 0x8c, G: 0x1a, B: 0x2a, A: 0xff}, // dark red
+	{R: 0x5c, G: 0xb8, B: 0x5c, A: 0xff}, // light green
+	{R: 0x40, G: 0x40, B: 0x40, A: 0xff}, // dark grey
+	{R: 0x9a, G: 0x7c, B: 0xd8, A: 0xff}, // light violet
+	{R: 0x0f, G: 0x6b, B: 0x6b, A: 0xff}, // dark teal
+	{R: 0xd8, G: 0x6a, B: 0xa8, A: 0xff}, // light magenta
+}
+
+// nodeLook is how node n's line is drawn in a by-node timeline. The
+// colour cycles every 8 nodes, the mark every 4 but one step further on
+// each colour cycle, the dashes every 32 nodes: neighbours differ in
+// colour and mark, and no two of the first 96 nodes share all three.
+func nodeLook(n int) look {
+	k := len(nodePalette)
+	return look{color: nodePalette[n%k], width: 2, dash: dashes(n / (4 * k)), glyph: glyph(n + n/k), radius: 3.3}
+}

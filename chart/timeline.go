@@ -3,7 +3,9 @@ package chart
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"ioswarm/result"
 	"ioswarm/wire"
@@ -13,7 +15,8 @@ import (
 type tline struct {
 	legend string
 	phase  string
-	node   int // index of the node for dash patterns; 0 for the whole phase
+	node   int    // index of the node for its look; 0 for the whole phase
+	host   string // the node's name in a by-node line
 	bw     []xy
 	iops   []xy // random phases only
 }
@@ -21,16 +24,25 @@ type tline struct {
 // timeline is what a timeline chart draws: each phase's series placed on
 // one time axis, seconds from the job's first phase start.
 type timeline struct {
-	title  string
-	lines  []tline
-	random bool
-	p99    []tline // random phases' p99 latency per second, in ms
-	end    float64 // seconds from the origin to the last phase's end
+	title                      string
+	byNode                     bool // a line per node: each node its own colour and mark
+	xLabel, bwLabel, iopsLabel string
+	lines                      []tline
+	random                     bool
+	p99                        []tline // random phases' p99 latency per second, in ms
+	end                        float64 // seconds from the origin to the last phase's end
 }
 
 // timelineOf turns a job's series into lines, per node when byNode.
 func timelineOf(job *result.Job, byNode bool) (timeline, error) {
-	t := timeline{}
+	return timelineWith(job, byNode, Labels{})
+}
+
+// timelineWith turns a job's series into lines, per node when byNode,
+// the phases and words of lb where it gives them.
+func timelineWith(job *result.Job, byNode bool, lb Labels) (timeline, error) {
+	t := timeline{byNode: byNode, xLabel: or(lb.XLabel, "seconds from the first phase's start"),
+		bwLabel: or(lb.YLabel, "bandwidth, GB/s (10^9 B/s)"), iopsLabel: or(lb.IOPSLabel, "IOPS")}
 	var origin int64
 	for _, p := range job.Phases {
 		if p.Series != nil && (origin == 0 || p.Series.StartNS < origin) {
@@ -39,7 +51,7 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 	}
 	for _, p := range job.Phases {
 		s := p.Series
-		if s == nil {
+		if s == nil || !lb.draws(p.Name) {
 			continue
 		}
 		name := p.Name
@@ -51,8 +63,8 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 		}
 		random := wire.Phase(p.Name).IsRandom()
 		t.random = t.random || random
-		add := func(legend string, node int, bytesIn, opsIn []int64) {
-			l := tline{legend: legend, phase: p.Name, node: node}
+		add := func(legend, host string, node int, bytesIn, opsIn []int64) {
+			l := tline{legend: legend, phase: p.Name, node: node, host: host}
 			for _, iv := range spans(s, p.WindowNS) {
 				// Each span's figure is drawn at its middle.
 				var b, o int64
@@ -82,12 +94,15 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 			}
 		}
 		if !byNode || len(s.ByHost) == 0 {
-			add(name, 0, s.Bytes, s.Ops)
+			add(name, "", 0, s.Bytes, s.Ops)
 			continue
 		}
 		for n, h := range s.ByHost {
-			add(name+" · "+h.Host, n, h.Bytes, h.Ops)
+			add(name+" · "+h.Host, h.Host, n, h.Bytes, h.Ops)
 		}
+	}
+	if len(t.lines) == 0 && len(lb.Phases) > 0 {
+		return t, fmt.Errorf("no phase of %s with a time series to draw", strings.Join(lb.Phases, ", "))
 	}
 	if len(t.lines) == 0 {
 		return t, errors.New("no phase with a time series to draw (result files from before ioswarm kept series have none)")
@@ -100,8 +115,8 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 	if len(nodes) == 1 {
 		on = "1 node"
 	}
-	t.title = fmt.Sprintf("ioswarm timeline: job %s\n%d threads on %s; each point: one interval's bytes (ops) / its length",
-		job.JobID, job.Config.Threads, on)
+	t.title = lb.title("ioswarm timeline: job "+job.JobID,
+		fmt.Sprintf("%d threads on %s; each point: one interval's bytes (ops) / its length", job.Config.Threads, on))
 	return t, nil
 }
 
@@ -143,8 +158,8 @@ func cut(from, to, end int64, known bool) (int64, int64) {
 
 // WriteTimeline draws a job's phases over time as SVG and PNG for base
 // (see Paths): GB/s against seconds, and IOPS for random phases.
-func WriteTimeline(base string, job *result.Job, byNode bool, size Size) (svgPath, pngPath string, err error) {
-	t, err := timelineOf(job, byNode)
+func WriteTimeline(base string, job *result.Job, byNode bool, size Size, lb Labels) (svgPath, pngPath string, err error) {
+	t, err := timelineWith(job, byNode, lb)
 	if err != nil {
 		return "", "", err
 	}
@@ -165,13 +180,22 @@ func (t timeline) figure() *figure {
 			}
 		}
 	}
-	f := &figure{title: t.title, x: axis{label: "seconds from the first phase's start", lo: 0, hi: end, ticks: niceTicks(strconv.FormatFloat)}}
-	bw := panel{y: axis{label: "bandwidth, GB/s (10^9 B/s)", ticks: niceTicks(strconv.FormatFloat)}}
-	iops := panel{y: axis{label: "IOPS", ticks: niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) })}}
+	f := &figure{title: t.title, x: axis{label: t.xLabel, lo: 0, hi: end, ticks: niceTicks(strconv.FormatFloat)}}
+	bw := panel{y: axis{label: t.bwLabel, ticks: niceTicks(strconv.FormatFloat)}}
+	iops := panel{y: axis{label: t.iopsLabel, ticks: niceTicks(func(v float64, _ byte, _, _ int) string { return countText(v) })}}
 	for _, l := range t.lines {
-		lk := look{color: phaseColor(l.phase), width: 2, dash: dashes(l.node)}
+		lk := look{color: phaseColor(l.phase), width: 2}
+		entry := legendEntry{text: l.legend, look: lk}
+		if t.byNode {
+			// A node's phases follow one another along the time axis:
+			// its look, not the phase's, and one legend entry per node.
+			lk = nodeLook(l.node)
+			entry = legendEntry{text: l.host, look: lk}
+		}
 		bw.series = append(bw.series, series{look: lk, pts: l.bw})
-		f.legend = append(f.legend, legendEntry{text: l.legend, look: lk})
+		if !slices.ContainsFunc(f.legend, func(e legendEntry) bool { return e.text == entry.text }) {
+			f.legend = append(f.legend, entry)
+		}
 		if len(l.iops) > 0 {
 			iops.series = append(iops.series, series{look: lk, pts: l.iops})
 		}

@@ -10,10 +10,10 @@ import (
 	"ioswarm/study"
 )
 
-// Write draws the studies and writes the SVG and PNG for base (see
-// Paths).
-func Write(base string, ss []*study.Sweep, size Size) (svgPath, pngPath string, err error) {
-	c, err := contentOf(ss)
+// Write draws the studies, with the words and phases lb gives, and
+// writes the SVG and PNG for base (see Paths).
+func Write(base string, ss []*study.Sweep, size Size, lb Labels) (svgPath, pngPath string, err error) {
+	c, err := contentWith(ss, lb)
 	if err != nil {
 		return "", "", err
 	}
@@ -47,26 +47,28 @@ func writeBoth(base string, f *figure, size Size) (svgPath, pngPath string, err 
 	return svgPath, pngPath, nil
 }
 
-// SVG draws the studies as SVG of the given size in CSS pixels.
-func SVG(w io.Writer, ss []*study.Sweep, size Size) error {
-	s, face, err := sceneOf(ss, size)
+// SVG draws the studies, with the words and phases lb gives, as SVG of
+// the given size in CSS pixels.
+func SVG(w io.Writer, ss []*study.Sweep, size Size, lb Labels) error {
+	s, face, err := sceneOf(ss, size, lb)
 	if err != nil {
 		return err
 	}
 	return writeSVG(w, s, face)
 }
 
-// PNG draws the studies as a PNG of exactly size pixels.
-func PNG(w io.Writer, ss []*study.Sweep, size Size) error {
-	s, face, err := sceneOf(ss, size)
+// PNG draws the studies, with the words and phases lb gives, as a PNG of
+// exactly size pixels.
+func PNG(w io.Writer, ss []*study.Sweep, size Size, lb Labels) error {
+	s, face, err := sceneOf(ss, size, lb)
 	if err != nil {
 		return err
 	}
 	return encodePNG(w, s, face)
 }
 
-func sceneOf(ss []*study.Sweep, size Size) (*scene, *typeface, error) {
-	c, err := contentOf(ss)
+func sceneOf(ss []*study.Sweep, size Size, lb Labels) (*scene, *typeface, error) {
+	c, err := contentWith(ss, lb)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -177,6 +177,11 @@ func columns(pairs []Pair) (int, []string) {
 	return width, append(head, "spread")
 }
 
+// Noise says whether the difference between a and b is beyond the noise
+// of their iterations ("beyond": their min-max ranges do not overlap),
+// "within" it, or cannot be judged ("-": a side ran one iteration).
+func Noise(a, b *Figure) string { return spread(a, b) }
+
 // spread says whether the headline figure's difference exceeds the spread
 // of both sides: their min-max ranges over the iterations do not overlap.
 func spread(a, b *Figure) string {

@@ -6,5 +6,10 @@
 // It is the one part of the studies that runs the engine, kept apart so
 // that the offline tools (plot, compare, chart) link none of it. It
 // imports the standard library and ioswarm/coordinator, internal/usage,
-// result and study (internal/importrules checks it).
+// result, study and units (internal/importrules checks it).
+//
+// A sweep survives what ends it early: after every point its caller may
+// save it (Plan.Checkpoint), a later run continues a saved one (Resume,
+// Plan.Kept), and a deadline (Plan.Deadline) keeps it from starting a
+// point it cannot finish.
 package sweep

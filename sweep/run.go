@@ -29,6 +29,17 @@ type Plan struct {
 	// After, when set, is called with each point's result as soon as it
 	// is in, an incomplete one included; an error stops the sweep.
 	After func(job *result.Job) error
+	// Kept are the complete points of a saved study this sweep resumes
+	// (see Resume): they are not run again.
+	Kept []*result.Job
+	// Deadline, when set, is when the sweep must be done (a batch
+	// allocation's end): a point whose estimate would pass it is not
+	// started, and the sweep ends with ErrBudget.
+	Deadline time.Time
+	// Checkpoint, when set, is called with the sweep after every point,
+	// so the study on disk loses at most the point in flight; an error
+	// stops the sweep.
+	Checkpoint func(sw *study.Sweep) error
 }
 
 // Points returns the validated options of every point, in order. Each is
@@ -88,9 +99,26 @@ func (p Plan) NewSweep() *study.Sweep {
 // incomplete, so they can still be saved. It returns nil only when
 // nothing ran.
 func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
-	points, err := Points(p.Base, p.Launch, p.Threads, p.Depths)
+	all, err := Points(p.Base, p.Launch, p.Threads, p.Depths)
 	if err != nil {
 		return nil, err
+	}
+	var points []coordinator.Workload
+	for _, o := range all {
+		if !done(p.Kept, o.Threads, o.IODepth, len(p.Depths) > 0) {
+			points = append(points, o)
+		}
+	}
+	sw := p.NewSweep()
+	sw.Points = append(sw.Points, p.Kept...)
+	if len(points) == 0 {
+		// Every point is in the saved study: nothing to start.
+		sw.Complete = true
+		return sw, nil
+	}
+	if err := checkBudget(p.Deadline, time.Now(), estimate(p.Kept), pointText(points[0], len(p.Depths) > 1)); err != nil {
+		sw.Error = err.Error()
+		return sw, err
 	}
 	launch := p.Launch
 	for _, o := range points {
@@ -101,7 +129,6 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 	if err != nil {
 		return nil, err
 	}
-	sw := p.NewSweep()
 	sw.LaunchNS = int64(time.Since(begin))
 	runErr := runPoints(ctx, sess, p, points, sw)
 	sess.Close(runErr)
@@ -118,6 +145,9 @@ func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("sweep stopped before the point of %s: %w", pointText(o, len(p.Depths) > 1), err)
 		}
+		if err := checkBudget(p.Deadline, time.Now(), estimate(sw.Points), pointText(o, len(p.Depths) > 1)); err != nil {
+			return err
+		}
 		if p.Before != nil {
 			p.Before(o)
 		}
@@ -130,6 +160,9 @@ func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []
 					err = aerr
 				}
 			}
+		}
+		if err == nil && p.Checkpoint != nil {
+			err = p.Checkpoint(sw)
 		}
 		if err != nil {
 			return fmt.Errorf("sweep point of %s: %w", pointText(o, len(p.Depths) > 1), err)

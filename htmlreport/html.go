@@ -1,0 +1,77 @@
+package htmlreport
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"ioswarm/chart"
+	"ioswarm/study"
+)
+
+//go:embed report.html.tmpl
+var pageText string
+
+// page is parsed once per document: the template is small and a report
+// is written once, so nothing is kept between calls.
+func page() (*template.Template, error) {
+	return template.New("report").Funcs(template.FuncMap{
+		"inc": func(i int) int { return i + 1 },
+	}).Parse(pageText)
+}
+
+// ChartSize is the size the report draws its charts at, in CSS pixels;
+// the page scales them to its width.
+var chartSize = chart.Size{Width: 1000, Height: 620}
+
+// Charts draws each section's chart of the studies as SVG, every study
+// on it, into the document.
+func (d *Document) Charts(ss []*study.Sweep) error {
+	for i := range d.Sections {
+		sec := &d.Sections[i]
+		var b bytes.Buffer
+		lb := chart.Labels{Title: fmt.Sprintf("Figure %d: %s", i+1, sec.Name), Phases: sec.Phases}
+		if err := chart.SVG(&b, ss, chartSize, lb); err != nil {
+			return fmt.Errorf("report: chart of %s: %w", sec.Name, err)
+		}
+		sec.Chart = inline(b.String())
+	}
+	return nil
+}
+
+// inline makes a standalone SVG file fit inside an HTML page: the XML
+// declaration goes (it is not allowed there) and the drawing scales to
+// the page's width.
+func inline(svg string) string {
+	if strings.HasPrefix(svg, "<?xml") {
+		if i := strings.Index(svg, "?>"); i >= 0 {
+			svg = strings.TrimLeft(svg[i+2:], "\n")
+		}
+	}
+	return strings.Replace(svg, "<svg ", `<svg class="chart" role="img" preserveAspectRatio="xMidYMid meet" `, 1)
+}
+
+// WriteHTML writes the document as one self-contained HTML page.
+func (d *Document) WriteHTML(w io.Writer) error {
+	t, err := page()
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	view := struct {
+		*Document
+		Charts      []template.HTML
+		Definitions []Definition
+	}{Document: d, Definitions: definitions}
+	for _, s := range d.Sections {
+		// The SVG is this program's own drawing, its text escaped as it
+		// was written.
+		view.Charts = append(view.Charts, template.HTML(s.Chart))
+	}
+	if err := t.Execute(w, view); err != nil {
+		return fmt.Errorf("report: writing HTML: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,344 @@
+package htmlreport
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"ioswarm/acceptance"
+	"ioswarm/study"
+	"ioswarm/units"
+	"ioswarm/wire"
+)
+
+// Options are what the document says beyond the studies.
+type Options struct {
+	Title     string                   // the document's title; a default names the studies
+	Expect    []acceptance.Expectation // judged against the first study
+	Generated time.Time                // when the document was made (fixed in tests)
+	Version   string                   // the ioswarm that made it
+}
+
+// Document is everything the report shows, worked out before anything
+// is written, so the HTML and the Markdown say the same.
+type Document struct {
+	Title     string
+	Generated string
+	Version   string
+	Studies   []Study
+	Sections  []Section
+	Peaks     []Peak
+	Compares  []Comparison
+	// Verdicts are the first study judged against the expectations an
+	// acceptance test gave (none without).
+	Verdicts []acceptance.Verdict
+	Expected string // the expectations as given
+}
+
+// Study is one study's configuration, nodes, command lines and warnings.
+type Study struct {
+	Name, Describe string
+	Complete       bool
+	Error          string
+	Config         [][2]string // what shaped the runs, name and value
+	Nodes          []Node
+	Commands       []string
+	Warnings       []Warning
+}
+
+// Node is one node as the first point of a study saw it.
+type Node struct {
+	Host, Kernel, FS, Mount, Memory, ClientCache string
+	Ranks                                        int
+}
+
+// Warning is a warning a point's run carried.
+type Warning struct {
+	Threads int
+	Text    string
+}
+
+// sectionKinds are the sections in the order a characterisation reads:
+// what each holds and how its figures are counted.
+var sectionKinds = []struct {
+	name   string
+	phases []string
+	ops    bool
+}{
+	{"Sequential N-to-N", []string{"write", "rewrite", "read", "reread"}, false},
+	{"Random I/O", []string{"randwrite", "randread"}, true},
+	{"Metadata", []string{"mdcreate", "mdstat", "mdread", "mddelete"}, true},
+}
+
+// Section is one kind of I/O: its chart (every study on it) and a row per
+// study, phase and thread count.
+type Section struct {
+	Name   string
+	Phases []string
+	Ops    bool   // counted in operations per second
+	Chart  string // SVG, filled by the writer that draws it
+	Rows   []Row
+}
+
+// Row is one point of one phase of one study.
+type Row struct {
+	Study, Phase string
+	Threads      int
+	GBs, IOPS    string // mean ± sample stddev over the iterations
+	Iterations   int
+	Complete     bool
+	SumOfRates   string
+	FirstDone    string
+}
+
+// Peak is a phase's best point and its sustained figure: the figure at
+// the study's largest thread count.
+type Peak struct {
+	Study, Phase        string
+	Unit                string
+	Peak, Sustained     string
+	PeakAt, SustainedAt int
+}
+
+// Comparison is each point both studies have: the first study (A)
+// against another (B).
+type Comparison struct {
+	A, B  string
+	Diffs []string // how the configurations differ
+	Rows  []CompareRow
+}
+
+// CompareRow is one matched point.
+type CompareRow struct {
+	Phase      string
+	Threads    int
+	A, B, Unit string
+	Change     string
+	Noise      string // beyond, within, or "-" (a side ran once)
+}
+
+// Build works out the document of the studies, the first being the one
+// the others are compared with.
+func Build(ss []*study.Sweep, o Options) (*Document, error) {
+	if len(ss) == 0 {
+		return nil, errors.New("report: no study given")
+	}
+	names := study.Names(ss...)
+	d := &Document{Title: o.Title, Version: o.Version}
+	if d.Title == "" {
+		d.Title = "Storage characterisation: " + strings.Join(names, " vs ")
+	}
+	if !o.Generated.IsZero() {
+		d.Generated = o.Generated.UTC().Format(time.RFC3339)
+	}
+	for i, s := range ss {
+		d.Studies = append(d.Studies, studyOf(s, names[i]))
+	}
+	for _, k := range sectionKinds {
+		sec := Section{Name: k.name, Ops: k.ops}
+		for i, s := range ss {
+			for _, f := range s.Figures() {
+				if !slices.Contains(k.phases, f.Phase) {
+					continue
+				}
+				if !slices.Contains(sec.Phases, f.Phase) {
+					sec.Phases = append(sec.Phases, f.Phase)
+				}
+				sec.Rows = append(sec.Rows, rowOf(names[i], f))
+			}
+		}
+		if len(sec.Rows) > 0 {
+			sortPhases(sec.Phases, k.phases)
+			d.Sections = append(d.Sections, sec)
+		}
+	}
+	if len(d.Sections) == 0 {
+		return nil, errors.New("report: the studies hold no measured point")
+	}
+	for i, s := range ss {
+		d.Peaks = append(d.Peaks, peaksOf(s, names[i])...)
+	}
+	if len(o.Expect) > 0 {
+		d.Verdicts = acceptance.Judge(ss[0], o.Expect)
+		var texts []string
+		for _, e := range o.Expect {
+			texts = append(texts, e.Text)
+		}
+		d.Expected = strings.Join(texts, ", ")
+	}
+	for i := 1; i < len(ss); i++ {
+		d.Compares = append(d.Compares, compareOf(ss[0], ss[i], names[0], names[i]))
+	}
+	return d, nil
+}
+
+// sortPhases puts phases in the order their section lists them.
+func sortPhases(ps, order []string) {
+	sort.Slice(ps, func(i, j int) bool { return slices.Index(order, ps[i]) < slices.Index(order, ps[j]) })
+}
+
+func studyOf(s *study.Sweep, name string) Study {
+	st := Study{Name: name, Describe: s.Describe(), Complete: s.Complete, Error: s.Error}
+	su := s.Setup
+	io := "buffered"
+	if su.Direct {
+		io = "O_DIRECT"
+	}
+	engine := su.Engine
+	if engine == "" {
+		engine = "sync"
+	}
+	st.Config = [][2]string{
+		{"phases", strings.Join(su.Phases, ", ")},
+		{"size held fixed", s.SizeText()},
+		{"record size", units.FormatSize(su.BlockSize)},
+		{"random op size", units.FormatSize(su.RandBlockSize)},
+		{"I/O", io + ", fsync " + onOff(su.Fsync) + ", engine " + engine},
+		{"iterations per point", strconv.Itoa(su.Iterations)},
+		{"directory", su.Dir},
+		{"nodes", strconv.Itoa(s.Hosts())},
+	}
+	seenCmd := map[string]bool{}
+	for _, p := range s.Points {
+		if c := p.CommandLine; c != "" && !seenCmd[c] {
+			seenCmd[c] = true
+			st.Commands = append(st.Commands, c)
+		}
+		for _, w := range p.Warnings {
+			st.Warnings = append(st.Warnings, Warning{Threads: p.Config.Threads, Text: w})
+		}
+	}
+	if len(s.Points) > 0 {
+		st.Nodes = nodesOf(s)
+	}
+	return st
+}
+
+// nodesOf lists the nodes of the study's largest point, each once.
+func nodesOf(s *study.Sweep) []Node {
+	p := s.Points[0]
+	for _, q := range s.Points {
+		if len(q.Hosts) > len(p.Hosts) {
+			p = q
+		}
+	}
+	var out []Node
+	at := map[string]int{}
+	for _, h := range p.Hosts {
+		if i, ok := at[h.Host]; ok {
+			out[i].Ranks++
+			continue
+		}
+		at[h.Host] = len(out)
+		cache := "page cache"
+		if len(h.CacheNotes) > 0 {
+			cache = strings.Join(h.CacheNotes, "; ")
+		}
+		if h.CacheBytes > 0 {
+			cache = units.FormatBytes(h.CacheBytes) + ": " + cache
+		}
+		mount, memory := "not recorded", "not recorded"
+		if h.MountPoint != "" {
+			mount = strings.TrimPrefix(h.FSSource+" on "+h.MountPoint, " on ")
+		}
+		if h.MemTotal > 0 {
+			memory = units.FormatBytes(h.MemTotal)
+		}
+		out = append(out, Node{Host: h.Host, Kernel: h.Kernel, FS: h.FSType, Mount: mount, Memory: memory, ClientCache: cache, Ranks: 1})
+	}
+	return out
+}
+
+func rowOf(name string, f study.Figure) Row {
+	r := Row{Study: name, Phase: f.Phase, Threads: f.Threads, Iterations: f.Iterations, Complete: f.Complete,
+		GBs:        spreadText(f.Bandwidth/1e9, f.BandwidthStat.Stddev/1e9, f.Iterations, "%.3f"),
+		SumOfRates: fmt.Sprintf("%.3f", f.SumOfRates/1e9), FirstDone: fmt.Sprintf("%.3f", f.FirstDone/1e9)}
+	if f.FirstDoneWithheld {
+		r.FirstDone = "n/a"
+	}
+	if wire.Phase(f.Phase).CountsOps() {
+		r.IOPS = spreadText(f.IOPS, f.IOPSStat.Stddev, f.Iterations, "%.0f")
+	}
+	return r
+}
+
+// spreadText is a mean, with ± its sample stddev when the point ran more
+// than once.
+func spreadText(mean, sd float64, iterations int, format string) string {
+	if iterations < 2 {
+		return fmt.Sprintf(format, mean)
+	}
+	return fmt.Sprintf(format+" ± "+format, mean, sd)
+}
+
+// peaksOf is each phase's best complete point and its figure at the
+// study's largest thread count.
+func peaksOf(s *study.Sweep, name string) []Peak {
+	var out []Peak
+	for _, phase := range s.Phases() {
+		var best, last *study.Figure
+		for _, f := range s.Figures() {
+			if f.Phase != phase || !f.Complete {
+				continue
+			}
+			f := f
+			if best == nil || quoted(f) > quoted(*best) {
+				best = &f
+			}
+			if last == nil || f.Threads > last.Threads {
+				last = &f
+			}
+		}
+		if best == nil {
+			continue
+		}
+		unit, format, scale := "GB/s", "%.3f", 1e9
+		if wire.Phase(phase).CountsOps() {
+			unit, format, scale = "IOPS", "%.0f", 1
+			if wire.Phase(phase).IsMeta() {
+				unit = "ops/s"
+			}
+		}
+		out = append(out, Peak{Study: name, Phase: phase, Unit: unit,
+			Peak: fmt.Sprintf(format, quoted(*best)/scale), PeakAt: best.Threads,
+			Sustained: fmt.Sprintf(format, quoted(*last)/scale), SustainedAt: last.Threads})
+	}
+	return out
+}
+
+// quoted is the figure to quote for a point: IOPS (or operations per
+// second) for phases counted in operations, bandwidth otherwise.
+func quoted(f study.Figure) float64 {
+	if wire.Phase(f.Phase).CountsOps() {
+		return f.IOPS
+	}
+	return f.Bandwidth
+}
+
+func compareOf(a, b *study.Sweep, an, bn string) Comparison {
+	c := Comparison{A: an, B: bn, Diffs: study.ConfigDiff(a, b)}
+	for _, p := range study.Match(a, b) {
+		if p.A == nil || p.B == nil {
+			continue
+		}
+		unit, format, scale := "GB/s", "%.3f", 1e9
+		if wire.Phase(p.Phase).CountsOps() {
+			unit, format, scale = "IOPS", "%.0f", 1
+		}
+		c.Rows = append(c.Rows, CompareRow{Phase: p.Phase, Threads: p.Threads, Unit: unit,
+			A: fmt.Sprintf(format, quoted(*p.A)/scale), B: fmt.Sprintf(format, quoted(*p.B)/scale),
+			Change: study.FormatChange(quoted(*p.A), quoted(*p.B)), Noise: study.Noise(p.A, p.B)})
+	}
+	return c
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
