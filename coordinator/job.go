@@ -43,6 +43,8 @@ type job struct {
 	filesOf string
 	// release is the coordinator time the current phase was released at.
 	release int64
+	// memCaps[rank] is the memory the rank may use (see checkPlan).
+	memCaps []int64
 }
 
 // Run starts ranks for w (as many as its threads need), runs it and
@@ -233,10 +235,13 @@ func (j *job) setup(ctx context.Context) error {
 		j.res.Config.ReusedJob = m.JobID
 		j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}
+	if err := j.checkPlan(facts); err != nil {
+		return err
+	}
 	replies, err := callAll[wire.SetupReply](ctx, j.s.coord, wire.KindSetup, "setup", func(r int) any {
 		t := j.s.targets[r]
 		return wire.Setup{Job: j.rankJob(), Rank: r, Host: t.Host, Dir: j.dirOf(t),
-			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r]}
+			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r], MemCap: j.memCap(r)}
 	})
 	if err != nil {
 		return fmt.Errorf("checking nodes: %w", err)

@@ -67,9 +67,9 @@ func groupBy(nodes []Node, key func(Node) string) []group {
 	return gs
 }
 
-// kernelOf groups ranks by the memory they draw on: their kernel (a boot
+// Kernel groups ranks by the memory they draw on: their kernel (a boot
 // id), or their host where none was given.
-func kernelOf(n Node) string {
+func Kernel(n Node) string {
 	if n.Facts.BootID != "" {
 		return "boot " + n.Facts.BootID
 	}
@@ -105,7 +105,7 @@ func (g group) threads() int {
 }
 
 func checkMemory(j Job, nodes []Node) error {
-	for _, g := range groupBy(nodes, kernelOf) {
+	for _, g := range groupBy(nodes, Kernel) {
 		var need, buffers int64
 		var avail int64 = -1
 		for _, n := range g.nodes {
@@ -132,7 +132,7 @@ func (j Job) memoryParts(threads int, buffers int64) string {
 	if j.uring() {
 		per = fmt.Sprintf("(1 + %d in flight)", max(j.IODepth, 1))
 	}
-	return fmt.Sprintf("%d threads × %s × %s = %s of I/O buffers, the rest thread state",
+	return fmt.Sprintf("%d threads × %s × %s = %s of I/O buffers, the rest the threads' state and the rank process",
 		threads, per, units.FormatBytes(j.bufferSize()), units.FormatBytes(buffers))
 }
 
@@ -167,7 +167,7 @@ func filesystemOf(n Node) string {
 	if shared(n.Facts) {
 		return "shared " + n.Facts.FSKey()
 	}
-	return kernelOf(n) + " dev " + n.Facts.Device + " " + n.Facts.MountPoint
+	return Kernel(n) + " dev " + n.Facts.Device + " " + n.Facts.MountPoint
 }
 
 func checkDisk(j Job, nodes []Node) error {

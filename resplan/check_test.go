@@ -55,12 +55,12 @@ func TestCheckMemory(t *testing.T) {
 		{"a small job fits", small, []Node{node("n1", 0, 4, "a", plenty, "ext4", "/dev/vda1")}, Allow{}, nil},
 		{"unknown room is no refusal", uring, []Node{node("n1", 0, 64, "a", roomOf(0, 1<<40), "ext4", "/dev/vda1")}, Allow{}, nil},
 		{"ranks on one kernel add up", small, []Node{
-			node("n1", 0, 8, "a", roomOf(100*MiB, 1<<40), "ext4", "/dev/vda1"),
-			node("n2", 1, 8, "a", roomOf(100*MiB, 1<<40), "ext4", "/dev/vda1")}, Allow{},
-			[]string{"hosts n[1-2] (2 ranks sharing one kernel)", "100 MiB available"}},
+			node("n1", 0, 8, "a", roomOf(60*MiB, 1<<40), "ext4", "/dev/vda1"),
+			node("n2", 1, 8, "a", roomOf(60*MiB, 1<<40), "ext4", "/dev/vda1")}, Allow{},
+			[]string{"hosts n[1-2] (2 ranks sharing one kernel)", "60.0 MiB available"}},
 		{"the same ranks on two kernels fit", small, []Node{
-			node("n1", 0, 8, "a", roomOf(100*MiB, 1<<40), "ext4", "/dev/vda1"),
-			node("n2", 1, 8, "b", roomOf(100*MiB, 1<<40), "ext4", "/dev/vda1")}, Allow{}, nil},
+			node("n1", 0, 8, "a", roomOf(60*MiB, 1<<40), "ext4", "/dev/vda1"),
+			node("n2", 1, 8, "b", roomOf(60*MiB, 1<<40), "ext4", "/dev/vda1")}, Allow{}, nil},
 		{"a rank without threads needs nothing", uring, []Node{node("n1", 0, 0, "a", roomOf(MiB, 1<<40), "ext4", "/dev/vda1")}, Allow{}, nil},
 	}
 	for _, c := range cases {

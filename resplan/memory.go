@@ -8,11 +8,14 @@ import (
 const (
 	// rankBase is a rank process with no thread: the Go runtime, the
 	// binary's text, the barrier connection's buffers and the replies it
-	// encodes (a time series of up to 100,000 counts among them).
-	rankBase = 48 << 20
+	// encodes (a time series of up to 100,000 counts among them). A rank
+	// of one thread peaked at 14 MB here.
+	rankBase = 32 << 20
 	// threadStack is what one benchmark thread costs besides its data: an
 	// OS thread of its own (its touched stack pages and the kernel's
-	// task), its goroutine's stack and its records.
+	// task), its goroutine's stack and its records. With its pattern and
+	// histograms a thread of 4 KiB records measured ~290 KiB in all
+	// (2,048 threads: 608 MB); the estimate gives ~430 KiB.
 	threadStack = 64 << 10
 	// patternBytes is a thread's data pattern (rank's patternPeriod).
 	patternBytes = 64 << 10

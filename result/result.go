@@ -103,6 +103,11 @@ type Config struct {
 	FilesPerThread int    `json:"files_per_thread,omitempty"`
 	MDDir          string `json:"md_dir,omitempty"`
 	MDSize         int64  `json:"md_size,omitempty"`
+	// IgnoreSpace and IgnoreMemory say the job started past its resource
+	// plan's check of free space and inodes, or of memory
+	// (--ignore-space, --ignore-memory).
+	IgnoreSpace  bool `json:"ignore_space,omitempty"`
+	IgnoreMemory bool `json:"ignore_memory,omitempty"`
 }
 
 // Host is one rank's node.

@@ -1,0 +1,94 @@
+package coordinator
+
+import (
+	"context"
+	"fmt"
+
+	"ioswarm/internal/usage"
+	"ioswarm/nodefacts"
+	"ioswarm/resplan"
+)
+
+// planJob is what the resource plan needs to know of the job.
+func (j *job) planJob() resplan.Job {
+	o := j.o
+	return resplan.Job{FileSize: o.FileSize, Block: o.Block, RandBlock: o.RandBlock, Phases: o.Phases,
+		Engine: o.Engine, IODepth: o.IODepth, SharedFile: o.Layout == "shared", ReadsOthers: j.shift != 0,
+		Reuse: o.Reuse != "", FilesPerThread: o.FilesPerThread, MDSize: o.MDSize, MDShared: o.MDDir == "shared",
+		RandTime: o.RandTime}
+}
+
+// planNodes are the job's ranks as the plan sees them.
+func (j *job) planNodes(facts []nodefacts.Facts) []resplan.Node {
+	nodes := make([]resplan.Node, len(j.s.targets))
+	for r, t := range j.s.targets {
+		nodes[r] = resplan.Node{Host: t.Host, Rank: r, Threads: len(j.threads[r]), Dir: j.dirOf(t), Facts: facts[r]}
+	}
+	return nodes
+}
+
+// checkPlan holds the job's memory and disk needs against what every node
+// said it has, before a file is written anywhere, and sets each rank's
+// memory cap (the rank's own guard, see resplan.Cap). A need not met is a
+// usage error naming the node; --ignore-space and --ignore-memory let the
+// job start anyway.
+func (j *job) checkPlan(facts []nodefacts.Facts) error {
+	pj := j.planJob()
+	nodes := j.planNodes(facts)
+	if err := resplan.Check(pj, nodes, resplan.Allow{Space: j.o.IgnoreSpace, Memory: j.o.IgnoreMemory}); err != nil {
+		return usage.Wrap(err)
+	}
+	j.res.Config.IgnoreSpace, j.res.Config.IgnoreMemory = j.o.IgnoreSpace, j.o.IgnoreMemory
+	ranksOn := map[string]int{}
+	for _, n := range nodes {
+		if n.Threads > 0 {
+			ranksOn[resplan.Kernel(n)]++
+		}
+	}
+	j.memCaps = make([]int64, len(nodes))
+	for r, n := range nodes {
+		if n.Threads > 0 {
+			j.memCaps[r] = resplan.Cap(resplan.RankMemory(pj, n.Threads), n.Facts.MemAvailable, ranksOn[resplan.Kernel(n)])
+		}
+	}
+	return nil
+}
+
+// memCap is rank r's memory cap for the job (0: none).
+func (j *job) memCap(r int) int64 {
+	if r < len(j.memCaps) {
+		return j.memCaps[r]
+	}
+	return 0
+}
+
+// CheckPlan holds the resource plan of every workload against the
+// session's nodes before any of them runs: a sweep checks all its points
+// (its largest among them) up front, instead of failing hours in when it
+// reaches one that cannot fit.
+func (s *Session) CheckPlan(ctx context.Context, points []Workload, name func(Workload) string) error {
+	var facts []nodefacts.Facts
+	for _, w := range points {
+		j, err := s.newJob(w)
+		if err != nil {
+			return err
+		}
+		if facts == nil {
+			if facts, err = j.askFacts(ctx); err != nil {
+				return err
+			}
+		}
+		if w.TotalAuto {
+			// As sizeAuto settles it when the point runs (which says so).
+			clientCache, _ := j.sumClientCache(facts)
+			j.o.Total, j.o.FileSize = autoTotal(clientCache, w.ServerCache, w.Threads, w.Block, w.RandBlock), 0
+			if err := j.o.validateAggregate(); err != nil {
+				return err
+			}
+		}
+		if err := j.checkPlan(facts); err != nil {
+			return fmt.Errorf("the point of %s: %w", name(w), err)
+		}
+	}
+	return nil
+}
