@@ -87,7 +87,7 @@ func (s *Session) CheckPlan(ctx context.Context, points []Workload, name func(Wo
 			}
 		}
 		if err := j.checkPlan(facts); err != nil {
-			return fmt.Errorf("the point of %s: %w", name(w), err)
+			return fmt.Errorf("%s: %w", name(w), err)
 		}
 	}
 	return nil
