@@ -10,7 +10,7 @@ const (
 	// binary's text, the barrier connection's buffers and the replies it
 	// encodes (a time series of up to 100,000 counts among them). A rank
 	// of one thread peaked at 14 MB here.
-	rankBase = 32 << 20
+	rankBase = 24 << 20
 	// threadStack is what one benchmark thread costs besides its data: an
 	// OS thread of its own (its touched stack pages and the kernel's
 	// task), its goroutine's stack and its records. With its pattern and

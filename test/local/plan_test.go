@@ -1,0 +1,107 @@
+package local
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"ioswarm/nodefacts"
+	"ioswarm/test/harness"
+)
+
+// planRun runs the binary with env added to its environment (which the
+// local ranks inherit).
+func planRun(t *testing.T, env []string, args ...string) harness.Outcome {
+	t.Helper()
+	cmd := exec.Command(bin.Path(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	return harness.RunCmd(t, cmd, 2*time.Minute)
+}
+
+// wantRefused checks a usage error (exit 2) whose last line names every
+// piece of want, and that nothing was written in dir.
+func wantRefused(t *testing.T, o harness.Outcome, dir string, want ...string) {
+	t.Helper()
+	if o.Code != 2 {
+		t.Fatalf("exit %d, want 2 (refused before start); stderr:\n%s", o.Code, o.Stderr)
+	}
+	last := lastLine(o.Stderr)
+	for _, w := range want {
+		if !strings.Contains(last, w) {
+			t.Errorf("error lacks %q: %s", w, last)
+		}
+	}
+	if strings.Contains(o.Stderr, "write: starting") || strings.Contains(o.Stderr, "mdcreate: starting") {
+		t.Errorf("a phase started before the refusal:\n%s", o.Stderr)
+	}
+	harness.WaitNoProcesses(t, bin.Path(t), 10*time.Second)
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("files written before the refusal: %v", left)
+	}
+}
+
+// A node whose available memory (faked through the test hook the ranks
+// read) is below the job's memory plan refuses the job before start,
+// naming the node, the need and what it has.
+func TestPlanRefusesMemoryOverAvailable(t *testing.T) {
+	dir := t.TempDir()
+	host, _ := os.Hostname()
+	env := []string{nodefacts.MemAvailableEnv + "=" + strconv.Itoa(16<<20)}
+	o := planRun(t, env, "run", "--local-ranks", "2", "--threads", "4", "--dir", dir, "--total", "64MiB", "--block", "1MiB")
+	wantRefused(t, o, dir, "host "+host, "of memory", "16.0 MiB available", nodefacts.MemAvailableEnv, "--ignore-memory")
+}
+
+// The 64-thread io_uring job at depth 4096 of 1 MiB records, which grew a
+// rank to 13 GB until the kernel's OOM killer took it, is refused up
+// front: its buffers alone are 256 GiB.
+func TestPlanRefusesTheThirteenGigabyteRank(t *testing.T) {
+	dir := t.TempDir()
+	o := planRun(t, nil, "run", "--threads", "64", "--engine", "io_uring", "--iodepth", "4096", "--block", "1MiB",
+		"--total", "1GiB", "--dir", dir)
+	wantRefused(t, o, dir, "rank 0", "256 GiB of memory", "64 threads × (1 + 4096 in flight) × 1.00 MiB", "--iodepth")
+}
+
+// A filesystem smaller than the job (an 8 MiB tmpfs) refuses it before
+// any file is written, naming the node, what the job writes and what is
+// free; --ignore-space lets the same job start (and meet ENOSPC).
+func TestPlanRefusesJobLargerThanFilesystem(t *testing.T) {
+	dir := smallTmpfs(t, "size=8m")
+	host, _ := os.Hostname()
+	args := []string{"run", "--local-ranks", "2", "--threads", "2", "--dir", dir, "--total", "32MiB", "--block", "1MiB"}
+	o := planRun(t, nil, args...)
+	wantRefused(t, o, dir, "host "+host, "--dir "+dir, "tmpfs", "has 8.00 MiB free", "writes 32.0 MiB", "--ignore-space")
+	if strings.Contains(o.Stderr, "rank 1") {
+		t.Errorf("two ranks on one tmpfs should be named as one filesystem's: %s", lastLine(o.Stderr))
+	}
+
+	o = planRun(t, nil, append(args, "--ignore-space")...)
+	if o.Code != 1 || !strings.Contains(lastLine(o.Stderr), "no space left on device") {
+		t.Fatalf("with --ignore-space: exit %d, want 1 at ENOSPC; stderr:\n%s", o.Code, o.Stderr)
+	}
+	harness.WaitNoProcesses(t, bin.Path(t), 10*time.Second)
+}
+
+// A metadata job with more files than the filesystem has inodes is
+// refused before it creates any.
+func TestPlanRefusesMoreFilesThanInodes(t *testing.T) {
+	dir := smallTmpfs(t, "size=64m,nr_inodes=400")
+	o := planRun(t, nil, "run", "--local-ranks", "2", "--threads", "2", "--dir", dir,
+		"--phases", "mdcreate,mddelete", "--files-per-thread", "1000")
+	wantRefused(t, o, dir, "inodes free", "files and directories", "--files-per-thread")
+}
+
+// A sweep checks its largest point before its first: 6 MiB a thread fits
+// an 8 MiB tmpfs at one thread, not at two, so the sweep is refused
+// before the one-thread point writes anything.
+func TestPlanSweepChecksItsLargestPoint(t *testing.T) {
+	dir := smallTmpfs(t, "size=8m")
+	o := planRun(t, nil, "sweep", "--local-ranks", "1", "--threads", "1,2", "--dir", dir,
+		"--file-size", "6MiB", "--block", "1MiB")
+	wantRefused(t, o, dir, "sweep point of 2 threads", "has 8.00 MiB free", "writes 12.0 MiB")
+	if strings.TrimSpace(o.Stdout) != "" {
+		t.Errorf("a point was reported:\n%s", o.Stdout)
+	}
+}
