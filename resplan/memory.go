@@ -107,9 +107,9 @@ func (j Job) bufferSize() int64 {
 		}
 		size = max(size, b)
 	}
-	if j.mdPhases() && size == 0 {
-		// Metadata phases arm a record-sized buffer too.
-		size = j.Block
+	if j.mdPhases() {
+		// A file's data and the copy a verified read is checked against.
+		size = max(size, 4096, roundUp(2*j.MDSize, 4096))
 	}
 	return size
 }

@@ -30,6 +30,8 @@ func TestRankMemoryBuffers(t *testing.T) {
 			2, 64 * KiB, 2 * 64 * KiB, false},
 		{"the largest phase's record counts", Job{FileSize: GiB, Block: MiB, RandBlock: 2 * MiB, Phases: []string{"write", "randread"}},
 			3, 2 * MiB, 3 * 2 * MiB, false},
+		{"metadata files of 3901 bytes: data and its copy", Job{FileSize: GiB, Block: 16 * MiB, MDSize: 3901, Phases: []string{"mdcreate", "mdread"}},
+			2, 8 * KiB, 2 * 8 * KiB, false},
 		{"records round up to pages", Job{FileSize: MiB, Block: 1000, RandBlock: 512, Phases: []string{"write"}},
 			1, 4 * KiB, 4 * KiB, false},
 	}

@@ -105,3 +105,29 @@ func TestPlanSweepChecksItsLargestPoint(t *testing.T) {
 		t.Errorf("a point was reported:\n%s", o.Stdout)
 	}
 }
+
+// Started past its memory plan (--ignore-memory on a node faked to have
+// 40 MiB), a rank stops itself at its cap before mapping buffers that
+// would pass it, with an error naming the host, the rank and the cap,
+// instead of growing until the kernel's OOM killer ends it.
+func TestPlanRankStopsAtItsMemoryCap(t *testing.T) {
+	dir := t.TempDir()
+	host, _ := os.Hostname()
+	env := []string{nodefacts.MemAvailableEnv + "=" + strconv.Itoa(40<<20)}
+	args := []string{"run", "--threads", "4", "--dir", dir, "--total", "64MiB", "--block", "16MiB"}
+	wantRefused(t, planRun(t, env, args...), dir, "of memory", "40.0 MiB available")
+	o := planRun(t, env, append(args, "--ignore-memory")...)
+	if o.Code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", o.Code, o.Stderr)
+	}
+	last := lastLine(o.Stderr)
+	for _, w := range []string{"host " + host + " rank 0", "rank memory", "write's buffers for 4 threads (64 MiB)", "past its cap of 36 MiB"} {
+		if !strings.Contains(last, w) {
+			t.Errorf("error lacks %q: %s", w, last)
+		}
+	}
+	harness.WaitNoProcesses(t, bin.Path(t), 10*time.Second)
+	if left := dirEntries(t, dir); len(left) != 0 {
+		t.Errorf("left after the rank stopped: %v", left)
+	}
+}
