@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -130,4 +131,37 @@ func TestPlanRankStopsAtItsMemoryCap(t *testing.T) {
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Errorf("left after the rank stopped: %v", left)
 	}
+}
+
+// A rank killed by SIGKILL (as the kernel's OOM killer would) ends the
+// job with an error naming the signal and memory as a likely cause,
+// where it said only "signal: killed".
+func TestPlanKilledRankNamesSignalAndMemory(t *testing.T) {
+	dir := t.TempDir()
+	cmd, stderr := startLong(t, dir)
+	exe := bin.Path(t)
+	victim := 0
+	for _, pid := range harness.ProcessesOf(t, exe) {
+		if pid != cmd.Process.Pid && strings.Contains(strings.Join(harness.Args(pid), " "), "--rank 1 ") {
+			victim = pid
+		}
+	}
+	if victim == 0 {
+		t.Fatal("rank 1 process not found")
+	}
+	if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	code, _ := harness.WaitExit(t, cmd, 30*time.Second)
+	last := lastLine(stderr.String())
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	t.Logf("the job's error: %s", last)
+	for _, w := range []string{"rank 1", "killed by signal SIGKILL", "memory may be the cause"} {
+		if !strings.Contains(last, w) {
+			t.Errorf("error lacks %q: %s", w, last)
+		}
+	}
+	harness.WaitNoProcesses(t, exe, 10*time.Second)
 }
