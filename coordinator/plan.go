@@ -65,7 +65,8 @@ func (j *job) memCap(r int) int64 {
 // CheckPlan holds the resource plan of every workload against the
 // session's nodes before any of them runs: a sweep checks all its points
 // (its largest among them) up front, instead of failing hours in when it
-// reaches one that cannot fit.
+// reaches one that cannot fit. (A --total auto point is sized, and its
+// plan checked, when it runs.)
 func (s *Session) CheckPlan(ctx context.Context, points []Workload, name func(Workload) string) error {
 	var facts []nodefacts.Facts
 	for _, w := range points {
@@ -75,14 +76,6 @@ func (s *Session) CheckPlan(ctx context.Context, points []Workload, name func(Wo
 		}
 		if facts == nil {
 			if facts, err = j.askFacts(ctx); err != nil {
-				return err
-			}
-		}
-		if w.TotalAuto {
-			// As sizeAuto settles it when the point runs (which says so).
-			clientCache, _ := j.sumClientCache(facts)
-			j.o.Total, j.o.FileSize = autoTotal(clientCache, w.ServerCache, w.Threads, w.Block, w.RandBlock), 0
-			if err := j.o.validateAggregate(); err != nil {
 				return err
 			}
 		}
