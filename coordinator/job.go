@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -51,11 +52,17 @@ type job struct {
 // stops them. It returns the result also when the run fails, marked
 // incomplete and holding only what was measured.
 func Run(ctx context.Context, l Launch, w Workload) (*result.Job, error) {
-	l.Threads = w.Threads
+	l.Threads = max(w.Threads, slices.Max(append([]int{0}, w.PlanThreads...)))
 	s, err := Start(ctx, l)
+	if err == nil {
+		err = s.checkSeries(ctx, w)
+	}
 	if err != nil {
 		// Ranks that never all joined still leave a result file to read
 		// the error from, as every failed run does.
+		if s != nil {
+			s.Close(err)
+		}
 		return notStarted(l, w, err), err
 	}
 	res, err := s.Run(ctx, w)

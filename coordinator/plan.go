@@ -85,3 +85,23 @@ func (s *Session) CheckPlan(ctx context.Context, points []Workload, name func(Wo
 	}
 	return nil
 }
+
+// checkSeries checks the resource plan of each point of w's series (its
+// PlanThreads, the same file size per thread) on the session's nodes,
+// before w, the first, writes anything. The session has ranks for the
+// largest point (see Run).
+func (s *Session) checkSeries(ctx context.Context, w Workload) error {
+	var points []Workload
+	for _, n := range w.PlanThreads {
+		if n == w.Threads || n <= 0 {
+			continue // w's own plan is checked when it runs
+		}
+		p := w
+		p.Threads, p.Total, p.PlanThreads = n, w.FileSize*int64(n), nil
+		points = append(points, p)
+	}
+	if len(points) == 0 {
+		return nil
+	}
+	return s.CheckPlan(ctx, points, func(p Workload) string { return fmt.Sprintf("the series' run of %d threads", p.Threads) })
+}

@@ -165,3 +165,13 @@ func TestPlanKilledRankNamesSignalAndMemory(t *testing.T) {
 	}
 	harness.WaitNoProcesses(t, exe, 10*time.Second)
 }
+
+// `ioswarm iozone` with -l/-u runs a launch per thread count: the first
+// checks the largest's plan too, so 6 MiB a thread on an 8 MiB tmpfs is
+// refused before the one-thread run writes anything.
+func TestPlanIOzoneSeriesChecksItsLargest(t *testing.T) {
+	dir := smallTmpfs(t, "size=8m")
+	stdout, stderr, code := runIn(t, dir, "iozone", "-i0", "-l", "1", "-u", "2", "-s", "6m", "-r", "1m")
+	wantRefused(t, harness.Outcome{Stdout: stdout, Stderr: stderr, Code: code}, dir,
+		"run of 2 threads", "has 8.00 MiB free", "writes 12.0 MiB")
+}
