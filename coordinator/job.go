@@ -277,6 +277,7 @@ func (j *job) setup(ctx context.Context) error {
 			FSBlockSize: f.BlockSize, Stripe: f.Stripe,
 		})
 	}
+	j.notePlan()
 	if _, err := j.s.coord.Call(ctx, wire.KindCreate, same(wire.Empty{})); err != nil {
 		return fmt.Errorf("creating job directory: %w", err)
 	}

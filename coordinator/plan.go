@@ -54,6 +54,21 @@ func (j *job) checkPlan(facts []nodefacts.Facts) error {
 	return nil
 }
 
+// notePlan records each working rank's plan in its result.Host.
+func (j *job) notePlan() {
+	pj := j.planJob()
+	for i := range j.res.Hosts {
+		h := &j.res.Hosts[i]
+		if h.Rank < 0 || h.Rank >= len(j.facts) {
+			continue
+		}
+		f := j.facts[h.Rank]
+		h.MemPlan = resplan.RankMemory(pj, h.Threads).Total()
+		h.MemCap, h.MemAvailable = j.memCap(h.Rank), f.MemAvailable
+		h.DiskPlan, h.FreeBytes = resplan.RankDisk(pj, h.Threads, f.BlockSize).Bytes, f.FreeBytes
+	}
+}
+
 // memCap is rank r's memory cap for the job (0: none).
 func (j *job) memCap(r int) int64 {
 	if r < len(j.memCaps) {

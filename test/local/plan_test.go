@@ -175,3 +175,26 @@ func TestPlanIOzoneSeriesChecksItsLargest(t *testing.T) {
 	wantRefused(t, harness.Outcome{Stdout: stdout, Stderr: stderr, Code: code}, dir,
 		"run of 2 threads", "has 8.00 MiB free", "writes 12.0 MiB")
 }
+
+// A run that fits records its plan per host: the memory estimate, the
+// cap the rank held itself to, and what it wrote against what was free.
+func TestPlanRecordedInResult(t *testing.T) {
+	dir := t.TempDir()
+	out := dir + "-result.json"
+	t.Cleanup(func() { os.Remove(out) })
+	o := planRun(t, nil, "run", "--local-ranks", "2", "--threads", "4", "--dir", dir, "--total", "16MiB", "--block", "1MiB",
+		"--quiet", "--output", out)
+	if o.Code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", o.Code, o.Stderr)
+	}
+	job := loadResult(t, out)
+	if len(job.Hosts) != 2 {
+		t.Fatalf("%d hosts in the result, want 2", len(job.Hosts))
+	}
+	for _, h := range job.Hosts {
+		if h.MemPlan <= 0 || h.MemCap < h.MemPlan || h.MemAvailable <= 0 || h.DiskPlan != 8<<20 || h.FreeBytes <= 0 {
+			t.Errorf("rank %d: plan %d cap %d available %d, disk %d of %d free; want a positive plan under its cap and 8 MiB written",
+				h.Rank, h.MemPlan, h.MemCap, h.MemAvailable, h.DiskPlan, h.FreeBytes)
+		}
+	}
+}
