@@ -121,7 +121,7 @@ func checkMemory(j Job, nodes []Node) error {
 		}
 		return fmt.Errorf("%s: the job needs about %s of memory there (%s) and the node has %s available (%s): use fewer threads per node%s (--ignore-memory runs anyway)",
 			g.who("sharing one kernel"), units.FormatBytes(need), j.memoryParts(g.threads(), buffers), units.FormatBytes(avail),
-			memSource(g.nodes[0].Facts), j.memoryAdvice())
+			memSource(g.nodes[0].Facts), j.memoryAdvice(buffers, need))
 	}
 	return nil
 }
@@ -136,7 +136,12 @@ func (j Job) memoryParts(threads int, buffers int64) string {
 		threads, per, units.FormatBytes(j.bufferSize()), units.FormatBytes(buffers))
 }
 
-func (j Job) memoryAdvice() string {
+// memoryAdvice names the flags beside --threads that shrink the need,
+// where buffers are the most of it.
+func (j Job) memoryAdvice(buffers, need int64) string {
+	if 2*buffers < need {
+		return ""
+	}
 	if j.uring() && j.IODepth > 1 {
 		return ", a smaller --iodepth or a smaller --block/--rand-block"
 	}

@@ -103,3 +103,12 @@ func TestCheckDisk(t *testing.T) {
 		wantError(t, c.name, Check(c.job, c.nodes, c.allow), c.want...)
 	}
 }
+
+func TestCheckMemoryAdviceFitsTheNeed(t *testing.T) {
+	many := Job{FileSize: 4 * KiB, Block: 4 * KiB, RandBlock: 4 * KiB, Phases: []string{"write"}}
+	err := Check(many, []Node{node("n1", 0, 200000, "a", roomOf(20*GiB, 1<<40), "ext4", "/dev/vda1")}, Allow{})
+	wantError(t, "200,000 threads of 4 KiB", err, "200000 threads", "use fewer threads per node (--ignore-memory")
+	if err != nil && strings.Contains(err.Error(), "--block") {
+		t.Errorf("thread state dominates, yet the advice is a smaller record: %v", err)
+	}
+}
