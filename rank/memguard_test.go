@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"ioswarm/wire"
 )
 
@@ -71,5 +73,18 @@ func TestArmBytes(t *testing.T) {
 		if got := armBytes(&c.p, c.n); got != c.want {
 			t.Errorf("%s block %d %s depth %d × %d: %d, want %d", c.p.name, c.p.block, c.p.engine, c.p.depth, c.n, got, c.want)
 		}
+	}
+}
+
+func TestParseStatm(t *testing.T) {
+	page := int64(unix.Getpagesize())
+	if got := parseStatm([]byte("1000 250 40 10 0 300 0\n")); got != 250*page {
+		t.Errorf("statm: %d, want %d", got, 250*page)
+	}
+	if got := parseStatm([]byte("garbage")); got != 0 {
+		t.Errorf("garbage: %d", got)
+	}
+	if residentBytes() <= 0 {
+		t.Error("this process has no resident size")
 	}
 }
