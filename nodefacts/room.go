@@ -89,36 +89,55 @@ func meminfoField(meminfo, name string) int64 {
 	return 0
 }
 
-// cgroupRoom is what this process's memory cgroup still lets it use (its
-// limit less its usage; a batch system's job cgroup kills past its limit
-// however much the node has free), or 0 when no limit is set.
+// cgroupRoom is what this process's memory cgroups still let it use:
+// the least, over its cgroup and every one above it, of limit less usage
+// (a batch system's job cgroup kills past its limit however much the node
+// has free, and the limit is often set on the job, above the step's
+// own), or 0 when none sets a limit.
 func cgroupRoom() (int64, string) {
 	data, err := os.ReadFile("/proc/self/cgroup")
 	if err != nil {
 		return 0, ""
 	}
-	for _, line := range strings.Split(string(data), "\n") {
+	return cgroupRoomIn(string(data), "/sys/fs/cgroup")
+}
+
+// cgroupRoomIn is cgroupRoom for a /proc/self/cgroup text and a cgroup
+// filesystem mounted at root (v2 at root, v1's memory controller at
+// root/memory).
+func cgroupRoomIn(procCgroup, root string) (int64, string) {
+	var best int64
+	var note string
+	for _, line := range strings.Split(procCgroup, "\n") {
 		parts := strings.SplitN(line, ":", 3)
 		if len(parts) != 3 {
 			continue
 		}
-		var dir, limitFile, usageFile string
+		var base, limitFile, usageFile string
 		switch {
 		case parts[0] == "0" && parts[1] == "":
-			dir, limitFile, usageFile = filepath.Join("/sys/fs/cgroup", parts[2]), "memory.max", "memory.current"
+			base, limitFile, usageFile = root, "memory.max", "memory.current"
 		case strings.Contains(","+parts[1]+",", ",memory,"):
-			dir, limitFile, usageFile = filepath.Join("/sys/fs/cgroup/memory", parts[2]), "memory.limit_in_bytes", "memory.usage_in_bytes"
+			base, limitFile, usageFile = filepath.Join(root, "memory"), "memory.limit_in_bytes", "memory.usage_in_bytes"
 		default:
 			continue
 		}
-		limit, lok := readNumber(filepath.Join(dir, limitFile))
-		used, uok := readNumber(filepath.Join(dir, usageFile))
-		// An unlimited v1 cgroup says so with a huge number.
-		if lok && uok && limit < 1<<60 {
-			return max(limit-used, 1), fmt.Sprintf("memory cgroup %s: limit %d, in use %d", parts[2], limit, used)
+		for p := filepath.Clean("/" + parts[2]); ; p = filepath.Dir(p) {
+			dir := filepath.Join(base, p)
+			limit, lok := readNumber(filepath.Join(dir, limitFile))
+			used, uok := readNumber(filepath.Join(dir, usageFile))
+			// An unlimited v1 cgroup says so with a huge number, v2 with "max".
+			if lok && uok && limit < 1<<60 {
+				if room := max(limit-used, 1); best == 0 || room < best {
+					best, note = room, fmt.Sprintf("memory cgroup %s: limit %d, in use %d", p, limit, used)
+				}
+			}
+			if p == "/" {
+				break
+			}
 		}
 	}
-	return 0, ""
+	return best, note
 }
 
 // readNumber reads a cgroup file holding one number ("max" is none).
