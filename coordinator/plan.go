@@ -39,16 +39,18 @@ func (j *job) checkPlan(facts []nodefacts.Facts) error {
 		return usage.Wrap(err)
 	}
 	j.res.Config.IgnoreSpace, j.res.Config.IgnoreMemory = j.o.IgnoreSpace, j.o.IgnoreMemory
-	ranksOn := map[string]int{}
-	for _, n := range nodes {
+	need := make([]int64, len(nodes))
+	onKernel := map[string]int64{}
+	for r, n := range nodes {
 		if n.Threads > 0 {
-			ranksOn[resplan.Kernel(n)]++
+			need[r] = resplan.RankMemory(pj, n.Threads).Total()
+			onKernel[resplan.Kernel(n)] += need[r]
 		}
 	}
 	j.memCaps = make([]int64, len(nodes))
 	for r, n := range nodes {
 		if n.Threads > 0 {
-			j.memCaps[r] = resplan.Cap(resplan.RankMemory(pj, n.Threads), n.Facts.MemAvailable, ranksOn[resplan.Kernel(n)])
+			j.memCaps[r] = resplan.Cap(need[r], onKernel[resplan.Kernel(n)], n.Facts.MemAvailable)
 		}
 	}
 	return nil

@@ -2,16 +2,20 @@ package resplan
 
 // Cap is the most memory a rank may use before it stops itself with an
 // error: twice its estimate and some room, so an estimate somewhat off
-// never stops a healthy run, but never more than its part of nine tenths
-// of what its node has available, so that a rank that grows past every
-// estimate fails with a message of its own instead of waking the
-// kernel's OOM killer, which on a shared node may pick someone else's
-// process. avail is the node's available memory (0: unknown) and ranks
-// how many ranks draw on it.
-func Cap(m Memory, avail int64, ranks int) int64 {
-	c := 2*m.Total() + capSlack
-	if avail > 0 {
-		c = min(c, avail/int64(max(ranks, 1))/10*9)
+// never stops a healthy run, but never more than its part of what its
+// node has available, shared among the ranks there in proportion to
+// their estimates. So a rank that grows past every estimate fails with a
+// message of its own instead of waking the kernel's OOM killer, which on
+// a shared node may pick someone else's process; and when the plan fits,
+// each rank's part is at least its estimate. rankNeed is the rank's
+// estimate, kernelNeed the estimates of all the ranks on its node (its
+// own included), avail the node's available memory (0: unknown).
+func Cap(rankNeed, kernelNeed, avail int64) int64 {
+	c := 2*rankNeed + capSlack
+	if avail > 0 && kernelNeed > 0 {
+		// avail × rankNeed / kernelNeed without overflow for large sizes.
+		share := int64(float64(avail) * (float64(rankNeed) / float64(kernelNeed)))
+		c = min(c, share)
 	}
 	return c
 }

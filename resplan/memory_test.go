@@ -87,15 +87,24 @@ func TestRankMemoryThreadState(t *testing.T) {
 }
 
 func TestCap(t *testing.T) {
-	m := RankMemory(Job{FileSize: GiB, Block: 16 * MiB, Phases: []string{"write"}}, 4)
-	if c := Cap(m, 0, 1); c != 2*m.Total()+capSlack {
+	need := RankMemory(Job{FileSize: GiB, Block: 16 * MiB, Phases: []string{"write"}}, 4).Total()
+	if c := Cap(need, need, 0); c != 2*need+capSlack {
 		t.Errorf("unknown room: cap %d, want twice the estimate and slack", c)
 	}
-	if c := Cap(m, 100*GiB, 1); c != 2*m.Total()+capSlack {
+	if c := Cap(need, need, 100*GiB); c != 2*need+capSlack {
 		t.Errorf("plenty of room: cap %d", c)
 	}
-	// Four ranks on a kernel with 1 GiB: each may use 9/10 of its quarter.
-	if c := Cap(m, GiB, 4); c != GiB/4/10*9 {
-		t.Errorf("little room: cap %d, want %d", c, GiB/4/10*9)
+	// Four such ranks on a kernel with 1 GiB: a quarter each.
+	if c := Cap(need, 4*need, GiB); c != GiB/4 {
+		t.Errorf("little room: cap %d, want %d", c, GiB/4)
+	}
+	// Uneven ranks share in proportion: one of three times another's
+	// need gets three quarters.
+	if c := Cap(3*need, 4*need, GiB); c != GiB/4*3 {
+		t.Errorf("uneven ranks: cap %d, want %d", c, GiB/4*3)
+	}
+	// A plan that fits leaves every rank at least its estimate.
+	if c := Cap(need, 5*need, 5*need); c < need {
+		t.Errorf("a plan that fits: cap %d below the estimate %d", c, need)
 	}
 }

@@ -122,7 +122,7 @@ func TestPlanRankStopsAtItsMemoryCap(t *testing.T) {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", o.Code, o.Stderr)
 	}
 	last := lastLine(o.Stderr)
-	for _, w := range []string{"host " + host + " rank 0", "rank memory", "write's buffers for 4 threads (64 MiB)", "past its cap of 36 MiB"} {
+	for _, w := range []string{"host " + host + " rank 0", "rank memory", "write's buffers for 4 threads (64 MiB)", "past its cap of 40 MiB"} {
 		if !strings.Contains(last, w) {
 			t.Errorf("error lacks %q: %s", w, last)
 		}
