@@ -156,6 +156,8 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 		if err := checkOutputs(o.stderr, outputPath{"output", ro.Output, true}); err != nil {
 			return nil, err
 		}
+		// -l/-u: every thread count's resource plan before the first writes.
+		spec.work.PlanThreads = cmd.ThreadCounts()
 	}
 	return coordinator.Run(ctx, spec.launch, spec.work)
 }

@@ -33,6 +33,7 @@ type ioOptions struct {
 	Engine, DropCaches, ReadShift                  string
 	ServerCache, Reuse                             string
 	AllowMixedFS                                   bool
+	IgnoreSpace, IgnoreMemory                      bool
 	Iterations, LocalRanks                         int
 	Stonewall, RandTime, HeartbeatTimeout          time.Duration
 }
@@ -64,6 +65,8 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 		&cli.StringFlag{Name: "read-shift", Value: "auto", Destination: &o.ReadShift, Category: catIO, Usage: "read phases read the files written N nodes further along (IOR -Q), so no node reads what its own cache holds; auto = 1 on two nodes or more, 0 on one"},
 		&cli.StringFlag{Name: "reuse", Destination: &o.Reuse, Category: catIO, Usage: "read the files a --keep run left instead of writing new ones: its job id, its ioswarm-<id> directory, or latest (the newest under --dir); read phases, and randwrite, which writes the bytes the files hold; checked against that run's manifest"},
 		&cli.BoolFlag{Name: "allow-mixed-fs", Destination: &o.AllowMixedFS, Category: catIO, Usage: "run even when the nodes' --dir are on different filesystems"},
+		&cli.BoolFlag{Name: "ignore-space", Destination: &o.IgnoreSpace, Category: catIO, Usage: "start even when --dir's free space or inodes are less than the job writes (for a filesystem that reports them wrongly)"},
+		&cli.BoolFlag{Name: "ignore-memory", Destination: &o.IgnoreMemory, Category: catIO, Usage: "start even when a node's memory plan exceeds its available memory (each rank still stops itself before the kernel runs out)"},
 		&cli.IntFlag{Name: "iterations", Value: 1, Destination: &o.Iterations, Category: catIO, Usage: "run every phase this many times"},
 		&cli.DurationFlag{Name: "stonewall", Destination: &o.Stonewall, Category: catIO, Usage: "stop timing a phase after this long, such as 30s (writers finish their files untimed)"},
 		&cli.BoolFlag{Name: "first-done-stop", Destination: &o.FirstDoneStop, Category: catIO, Usage: "IOzone's stonewall: when the first thread has done its last record, every other stops timing at its next one (fsync and close inside its time), then finishes its file untimed; the IOzone figures come from those timings (ioswarm iozone does this unless -x)"},

@@ -46,6 +46,7 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 		Version: fullVersion(), AllowMixedFS: o.AllowMixedFS, Reuse: o.Reuse, ReuseWrites: o.Reuse != "", Engine: o.Engine,
 		Layout: o.Layout, Pattern: o.Pattern, RandScope: o.RandScope, RandOrder: o.RandOrder, FirstDoneStop: o.FirstDoneStop, FilesPerThread: o.FilesPerThread, MDDir: o.MDDir,
 	}
+	w.IgnoreSpace, w.IgnoreMemory = o.IgnoreSpace, o.IgnoreMemory
 	if o.NoFsync {
 		if g["fsync"] && o.Fsync {
 			return w, usage.Errorf("--fsync and --no-fsync both given: use one")

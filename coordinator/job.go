@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -43,17 +44,25 @@ type job struct {
 	filesOf string
 	// release is the coordinator time the current phase was released at.
 	release int64
+	// memCaps[rank] is the memory the rank may use (see checkPlan).
+	memCaps []int64
 }
 
 // Run starts ranks for w (as many as its threads need), runs it and
 // stops them. It returns the result also when the run fails, marked
 // incomplete and holding only what was measured.
 func Run(ctx context.Context, l Launch, w Workload) (*result.Job, error) {
-	l.Threads = w.Threads
+	l.Threads = max(w.Threads, slices.Max(append([]int{0}, w.PlanThreads...)))
 	s, err := Start(ctx, l)
+	if err == nil {
+		err = s.checkSeries(ctx, w)
+	}
 	if err != nil {
 		// Ranks that never all joined still leave a result file to read
 		// the error from, as every failed run does.
+		if s != nil {
+			s.Close(err)
+		}
 		return notStarted(l, w, err), err
 	}
 	res, err := s.Run(ctx, w)
@@ -234,10 +243,13 @@ func (j *job) setup(ctx context.Context) error {
 		j.res.Config.ReusedJob = m.JobID
 		j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}
+	if err := j.checkPlan(facts); err != nil {
+		return err
+	}
 	replies, err := callAll[wire.SetupReply](ctx, j.s.coord, wire.KindSetup, "setup", func(r int) any {
 		t := j.s.targets[r]
 		return wire.Setup{Job: j.rankJob(), Rank: r, Host: t.Host, Dir: j.dirOf(t),
-			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r]}
+			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r], MemCap: j.memCap(r)}
 	})
 	if err != nil {
 		return fmt.Errorf("checking nodes: %w", err)
@@ -266,6 +278,7 @@ func (j *job) setup(ctx context.Context) error {
 			FSBlockSize: f.BlockSize, Stripe: f.Stripe,
 		})
 	}
+	j.notePlan()
 	if _, err := j.s.coord.Call(ctx, wire.KindCreate, same(wire.Empty{})); err != nil {
 		return fmt.Errorf("creating job directory: %w", err)
 	}

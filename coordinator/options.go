@@ -87,6 +87,15 @@ type Workload struct {
 	TotalAuto    bool
 	ServerCache  int64 // what the servers can cache (--server-cache), bytes
 	AllowMixedFS bool  // run even when nodes see different filesystems under --dir
+	// IgnoreSpace and IgnoreMemory start a job its resource plan refuses
+	// (see checkPlan): for a filesystem that reports its free space or
+	// inodes wrongly, or an estimate the user knows better than.
+	IgnoreSpace, IgnoreMemory bool
+	// PlanThreads are the thread counts of a series that runs one launch
+	// each with this job's file size per thread (`ioswarm iozone` with
+	// -l/-u): the first job holds every one's resource plan against the
+	// nodes before it writes anything (see checkSeries).
+	PlanThreads []int
 	// Engine is how threads issue operations: "sync" (pread/pwrite, one
 	// at a time) or "io_uring" with up to IODepth in flight per thread.
 	Engine  string

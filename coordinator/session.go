@@ -170,7 +170,7 @@ func (s *Session) watch(t launcher.Target, p launcher.Proc) {
 	}
 	msg := "rank process exited"
 	if err := p.Err(); err != nil {
-		msg += ": " + err.Error()
+		msg += ": " + exitText(err)
 	}
 	s.cause = &barrier.RankError{Host: t.Host, Rank: t.Rank, Msg: msg}
 	close(s.failed)
@@ -191,8 +191,8 @@ func (s *Session) explain(err error) error {
 		return err
 	}
 	// The watcher may have named the exit already.
-	if perr := p.Err(); perr != nil && !errors.Is(err, perr) && !strings.Contains(re.Msg, perr.Error()) {
-		return fmt.Errorf("%w (rank process exited: %v)", err, perr)
+	if perr := p.Err(); perr != nil && !errors.Is(err, perr) && !strings.Contains(re.Msg, exitText(perr)) {
+		return fmt.Errorf("%w (rank process exited: %s)", err, exitText(perr))
 	}
 	return err
 }

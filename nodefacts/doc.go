@@ -4,7 +4,10 @@
 // report the same one share a kernel, and so a page cache), the mount
 // holding the directory (type, source, options), its block size and,
 // where the tools are installed, Lustre's client cache limit and stripe
-// settings and GPFS's pagepool.
+// settings and GPFS's pagepool; and the room the node has for a job (its
+// available memory, bounded by its memory cgroup, and the free space and
+// inodes under the directory), which the resource plan holds the job's
+// needs against.
 //
 // It also holds the pure rules built on those facts: which node's
 // filesystem differs from the rest, and how much memory all the clients

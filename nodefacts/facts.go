@@ -33,6 +33,8 @@ type Facts struct {
 	BlockSize    int64    `json:"fs_block_size"`
 	Stripe       string   `json:"stripe,omitempty"`  // Lustre: lfs getstripe -d of the directory
 	AbsDir       string   `json:"abs_dir,omitempty"` // the benchmark directory as an absolute path
+	// Room is what the node has to spare for the job (the resource plan).
+	Room
 }
 
 // toolTimeout bounds each filesystem tool run: a hung lctl or mmlsconfig
@@ -58,6 +60,7 @@ func Gather(ctx context.Context, dir string) Facts {
 	if unix.Statfs(dir, &sfs) == nil {
 		f.BlockSize = sfs.Bsize
 	}
+	f.Room = gatherRoom(dir)
 	f.CacheBytes = f.MemTotal
 	switch {
 	case f.FSType == "lustre":

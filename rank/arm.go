@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"fmt"
 	"runtime"
 
 	"ioswarm/wire"
@@ -33,6 +34,9 @@ func (s *state) arm(phase wire.Phase) error {
 
 // armFor makes the buffers and rings p needs.
 func (s *state) armFor(p *phaseParams) (*armedPhase, error) {
+	if err := s.mem.admit(armBytes(p, len(s.workers)), fmt.Sprintf("%s's buffers for %d threads", p.name, len(s.workers))); err != nil {
+		return nil, err
+	}
 	bufs, err := s.prepare(p)
 	if err != nil {
 		return nil, err

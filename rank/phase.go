@@ -59,7 +59,11 @@ func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, erro
 	// The reporter's first note comes a second after this, after the
 	// release; a note before it would only say 0 bytes.
 	go s.reportProgress(req.Phase, finished)
+	go s.mem.watch(p.stop, finished)
 	errs, released, ready := s.runWorkers(ctx, p, bufs, req.ReleaseAt)
+	if err := s.mem.err(); err != nil {
+		return wire.RunReply{}, err
+	}
 	if released == 0 {
 		// No worker reached the release: the phase was abandoned first.
 		if err := ctx.Err(); err != nil {

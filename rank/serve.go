@@ -54,6 +54,8 @@ type state struct {
 	progressEvery time.Duration
 	// stops holds the first-done stop of the phase under way (firststop.go).
 	stops stopBoard
+	// mem keeps the rank under the job's memory cap (see memguard.go).
+	mem memGuard
 }
 
 // Serve joins the coordinator and answers its requests until the job ends.
@@ -260,6 +262,10 @@ func (s *state) doSetup(in wire.Setup) (wire.SetupReply, error) {
 	}
 	if len(in.Sources) != 0 && len(in.Sources) != len(in.Threads) {
 		return wire.SetupReply{}, fmt.Errorf("bad setup: %d read sources for %d threads", len(in.Sources), len(in.Threads))
+	}
+	s.mem.setCap(in.MemCap)
+	if err := s.mem.admit(int64(len(in.Threads))*threadStateBytes, fmt.Sprintf("the state of %d threads", len(in.Threads))); err != nil {
+		return reply, err
 	}
 	ensureProcs(len(in.Threads))
 	s.workers = make([]*worker, len(in.Threads))

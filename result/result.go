@@ -113,6 +113,11 @@ type Config struct {
 	FilesPerThread int    `json:"files_per_thread,omitempty"`
 	MDDir          string `json:"md_dir,omitempty"`
 	MDSize         int64  `json:"md_size,omitempty"`
+	// IgnoreSpace and IgnoreMemory say the job started past its resource
+	// plan's check of free space and inodes, or of memory
+	// (--ignore-space, --ignore-memory).
+	IgnoreSpace  bool `json:"ignore_space,omitempty"`
+	IgnoreMemory bool `json:"ignore_memory,omitempty"`
 }
 
 // Host is one rank's node.
@@ -140,6 +145,15 @@ type Host struct {
 	MountOptions string   `json:"mount_options"`
 	FSBlockSize  int64    `json:"fs_block_size"`
 	Stripe       string   `json:"stripe,omitempty"`
+	// The resource plan on this rank (bytes; absent in older files): its
+	// memory estimate and the cap the rank held itself to, what the node
+	// said it had available, and what the rank writes under --dir
+	// against what was free there.
+	MemPlan      int64 `json:"mem_plan,omitempty"`
+	MemCap       int64 `json:"mem_cap,omitempty"`
+	MemAvailable int64 `json:"mem_available,omitempty"`
+	DiskPlan     int64 `json:"disk_plan,omitempty"`
+	FreeBytes    int64 `json:"free_bytes,omitempty"`
 }
 
 // Series is a phase's time series: Bytes[k] and Ops[k] completed in the

@@ -129,6 +129,12 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Every point's resource plan, the largest's among them, is checked
+	// before the first point writes anything.
+	if err := sess.CheckPlan(ctx, points, func(o coordinator.Workload) string { return "sweep point of " + pointText(o, len(p.Depths) > 1) }); err != nil {
+		sess.Close(err)
+		return nil, err
+	}
 	sw.LaunchNS = int64(time.Since(begin))
 	runErr := runPoints(ctx, sess, p, points, sw)
 	sess.Close(runErr)

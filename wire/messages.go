@@ -87,6 +87,9 @@ type Setup struct {
 	// phases (--read-shift); empty means each reads its own.
 	Sources  []int `json:"sources,omitempty"`
 	DropNode bool  `json:"drop_node"` // this rank drops the node's page cache
+	// MemCap is the memory the rank may use before it fails itself with
+	// an error (0: no cap), set by the resource plan.
+	MemCap int64 `json:"mem_cap,omitempty"`
 }
 
 // SetupReply describes the node.

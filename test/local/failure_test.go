@@ -92,11 +92,12 @@ func TestKilledRankFailsJob(t *testing.T) {
 }
 
 // ENOSPC on a small tmpfs ends the run with rank, thread, file and the OS
-// error named; nothing is left running or on disk.
+// error named; nothing is left running or on disk. (--ignore-space starts
+// the job the resource plan would refuse.)
 func TestNoSpaceNamesRankThreadFile(t *testing.T) {
 	dir := smallTmpfs(t, "size=8m")
 	o := harness.RunCmd(t, exec.Command(bin.Path(t), "run", "--local-ranks", "2", "--threads", "2",
-		"--dir", dir, "--total", "32MiB", "--block", "1MiB"), time.Minute)
+		"--dir", dir, "--total", "32MiB", "--block", "1MiB", "--ignore-space"), time.Minute)
 	if o.Code != 1 {
 		t.Fatalf("want exit 1, got %d; stderr:\n%s", o.Code, o.Stderr)
 	}

@@ -97,7 +97,7 @@ func TestMetadataCreateFailsOnOneNode(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "result.json")
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir,
 		"--phases", "mdcreate,mddelete", "--files-per-thread", "500", "--heartbeat-timeout", heartbeatTimeout,
-		"--output", out, "--allow-mixed-fs"}, e.sshFlags()...)
+		"--output", out, "--allow-mixed-fs", "--ignore-space"}, e.sshFlags()...)
 	o := e.head(t, time.Minute, args...)
 	if o.Code != 1 || o.Took > faultLimit {
 		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
