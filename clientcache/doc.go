@@ -15,6 +15,6 @@
 // (`mmdiag --config` pagepool) and Lustre (llite max_cached_mb and
 // read_ahead_stats through lctl).
 //
-// It imports the standard library and ioswarm/mounts only; nodefacts and
+// It imports the standard library, ioswarm/mounts and ioswarm/units only; nodefacts and
 // the rank use it.
 package clientcache

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/clientcache"
 	"ioswarm/mounts"
 )
 
@@ -33,6 +34,9 @@ type Facts struct {
 	BlockSize    int64    `json:"fs_block_size"`
 	Stripe       string   `json:"stripe,omitempty"`  // Lustre: lfs getstripe -d of the directory
 	AbsDir       string   `json:"abs_dir,omitempty"` // the benchmark directory as an absolute path
+	// ClientCache is the mount's client cache: the page cache, or one
+	// outside it (ceph-fuse's object cacher, GPFS's pagepool) with its size.
+	ClientCache clientcache.Info `json:"client_cache"`
 }
 
 // toolTimeout bounds each filesystem tool run: a hung lctl or mmlsconfig
@@ -59,6 +63,7 @@ func Gather(ctx context.Context, dir string) Facts {
 		f.BlockSize = sfs.Bsize
 	}
 	f.CacheBytes = f.MemTotal
+	f.ClientCache = clientcache.Probe(ctx, dir).Info()
 	switch {
 	case f.FSType == "lustre":
 		if out, ok := tool(ctx, "lctl", "get_param", "-n", "llite.*.max_cached_mb"); ok {

@@ -52,6 +52,9 @@ type state struct {
 	// progressEvery is how often a running phase reports its totals; 0
 	// is progressEvery's default (tests shorten it).
 	progressEvery time.Duration
+	// clientCache is the node's client cache and its counters before the
+	// phase about to run.
+	clientCache clientCacheWatch
 }
 
 // Serve joins the coordinator and answers its requests until the job ends.
@@ -175,6 +178,7 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 			return nil, err
 		}
 		r, t, err := s.residentPages(s.phasePaths(in.Phase))
+		s.clientCacheBefore(ctx, in.Phase)
 		return wire.ResidentReply{Resident: r, Total: t}, err
 	case wire.KindRun:
 		var in wire.Run

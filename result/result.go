@@ -130,6 +130,8 @@ type Host struct {
 	MountOptions string   `json:"mount_options"`
 	FSBlockSize  int64    `json:"fs_block_size"`
 	Stripe       string   `json:"stripe,omitempty"`
+	// The client cache of the node's mount of --dir (see ClientCache).
+	ClientCache *ClientCache `json:"client_cache,omitempty"`
 }
 
 // Series is a phase's time series: Bytes[k] and Ops[k] completed in the
@@ -247,6 +249,9 @@ type Phase struct {
 	// ResidentByHost is ResidentFraction node by node.
 	ResidentByHost []HostResidency `json:"resident_by_host,omitempty"`
 	CacheGuard     *CacheGuard     `json:"cache_guard,omitempty"`
+	// ClientCacheByHost is, for a read phase, what each node's client
+	// cache outside the page cache served (see HostClientCache).
+	ClientCacheByHost []HostClientCache `json:"client_cache_by_host,omitempty"`
 	// Warnings are what a reader of this phase's figures must know (a read
 	// that may have come from a cache); they are also in the job's list.
 	Warnings []string `json:"warnings,omitempty"`
