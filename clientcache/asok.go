@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"time"
 )
 
@@ -57,7 +58,8 @@ func askSocket(ctx context.Context, path string, cmd map[string]string) ([]byte,
 }
 
 // objectCacher reads the ceph-fuse object cacher's byte counters from a
-// perf dump.
+// perf dump, and the bytes its messengers received (msgr_recv_bytes of
+// every "AsyncMessenger::Worker-N" section).
 func objectCacher(ctx context.Context, path string) (Counters, error) {
 	out, err := askSocket(ctx, path, map[string]string{"prefix": "perf dump"})
 	if err != nil {
@@ -81,7 +83,20 @@ func objectCacher(ctx context.Context, path string) (Counters, error) {
 	if oc.Hit == nil || oc.Miss == nil {
 		return Counters{}, fmt.Errorf("admin socket %s: perf dump objectcacher-libcephfs lacks cache_bytes_hit or cache_bytes_miss", path)
 	}
-	return Counters{HitBytes: *oc.Hit, MissBytes: *oc.Miss}, nil
+	c := Counters{HitBytes: *oc.Hit, MissBytes: *oc.Miss}
+	for name, sec := range dump {
+		if !strings.HasPrefix(name, "AsyncMessenger::Worker") {
+			continue
+		}
+		var w struct {
+			Recv int64 `json:"msgr_recv_bytes"`
+		}
+		if err := json.Unmarshal(sec, &w); err != nil {
+			return Counters{}, fmt.Errorf("admin socket %s: perf dump %s: %w", path, name, err)
+		}
+		c.FetchedBytes += w.Recv
+	}
+	return c, nil
 }
 
 // configValue reads one setting of the daemon: `config get NAME`, which

@@ -54,7 +54,8 @@ func fakeSocket(t *testing.T, answer func(cmd map[string]string) []byte, rawLen 
 func cephAnswers(cmd map[string]string) []byte {
 	switch cmd["prefix"] {
 	case "perf dump":
-		return []byte(`{"cct":{"total_workers":1},"objectcacher-libcephfs":{"cache_ops_hit":3,"cache_bytes_hit":4096,"cache_bytes_miss":1048576}}`)
+		return []byte(`{"cct":{"total_workers":1},"objectcacher-libcephfs":{"cache_ops_hit":3,"cache_bytes_hit":4096,"cache_bytes_miss":1048576},` +
+			`"AsyncMessenger::Worker-0":{"msgr_recv_bytes":1000,"msgr_send_bytes":7},"AsyncMessenger::Worker-1":{"msgr_recv_bytes":24}}`)
 	case "config get":
 		switch cmd["var"] {
 		case "client_oc":
@@ -73,7 +74,7 @@ func TestObjectCacherReadsPerfDump(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Counters{HitBytes: 4096, MissBytes: 1 << 20}); got != want {
+	if want := (Counters{HitBytes: 4096, MissBytes: 1 << 20, FetchedBytes: 1024}); got != want {
 		t.Errorf("counters %+v, want %+v", got, want)
 	}
 	size, err := configValue(context.Background(), path, "client_oc_size")

@@ -35,15 +35,24 @@ type Info struct {
 	Note string `json:"note,omitempty"`
 }
 
-// Counters are a cache's running totals since its client started.
+// Counters are a cache's running totals since its client started, as the
+// client keeps them. HitBytes and MissBytes are the cache's own counts;
+// ceph-fuse's count a read again each time it is retried while its data
+// is on the way, and its misses include read-ahead, so neither is the
+// bytes a reader got. FetchedBytes is what the client received from the
+// servers (ceph-fuse: its messengers' received bytes, data and a little
+// metadata traffic; Lustre: the pages its read-ahead missed): data a node
+// read that is not in it came from a cache.
 type Counters struct {
-	HitBytes  int64 `json:"hit_bytes"`
-	MissBytes int64 `json:"miss_bytes"`
+	HitBytes     int64 `json:"hit_bytes"`
+	MissBytes    int64 `json:"miss_bytes"`
+	FetchedBytes int64 `json:"fetched_bytes"`
 }
 
-// Sub is what the cache served between an earlier reading and c.
+// Sub is what the cache counted between an earlier reading and c.
 func (c Counters) Sub(before Counters) Counters {
-	return Counters{HitBytes: c.HitBytes - before.HitBytes, MissBytes: c.MissBytes - before.MissBytes}
+	return Counters{HitBytes: c.HitBytes - before.HitBytes, MissBytes: c.MissBytes - before.MissBytes,
+		FetchedBytes: c.FetchedBytes - before.FetchedBytes}
 }
 
 // ErrNoCounters is what Cache.Read returns when the cache shows none.

@@ -166,8 +166,8 @@ func TestProbeOtherFilesystems(t *testing.T) {
 }
 
 func TestCountersSub(t *testing.T) {
-	got := Counters{HitBytes: 10, MissBytes: 100}.Sub(Counters{HitBytes: 4, MissBytes: 40})
-	if got != (Counters{HitBytes: 6, MissBytes: 60}) {
+	got := Counters{HitBytes: 10, MissBytes: 100, FetchedBytes: 7}.Sub(Counters{HitBytes: 4, MissBytes: 40, FetchedBytes: 2})
+	if got != (Counters{HitBytes: 6, MissBytes: 60, FetchedBytes: 5}) {
 		t.Errorf("Sub = %+v", got)
 	}
 }

@@ -71,6 +71,7 @@ func lustreReadAhead(out string, page int64) Counters {
 			c.HitBytes += n * page
 		case "misses":
 			c.MissBytes += n * page
+			c.FetchedBytes += n * page
 		}
 	}
 	return c

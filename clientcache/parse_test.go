@@ -29,7 +29,7 @@ func TestLustreParsers(t *testing.T) {
 		t.Errorf("max_cached_mb of two clients %d, want the larger", got)
 	}
 	stats := "snapshot_time 1.0 secs.nsecs\nhits 100 samples [pages]\nmisses 25 samples [pages]\nreadpage not consecutive 2 samples [pages]\n"
-	if got := lustreReadAhead(stats, 4096); got != (Counters{HitBytes: 100 * 4096, MissBytes: 25 * 4096}) {
+	if got := lustreReadAhead(stats, 4096); got != (Counters{HitBytes: 100 * 4096, MissBytes: 25 * 4096, FetchedBytes: 25 * 4096}) {
 		t.Errorf("read_ahead_stats gave %+v", got)
 	}
 }

@@ -45,17 +45,18 @@ func (j *job) clientCacheUse(p *result.Phase, replies []wire.RunReply) {
 }
 
 // byHostClientCache is one node's entry: the part of what it read that
-// the servers did not send is 1 − missed/read (the cache's misses count
-// its read-ahead too, so this errs towards "from the servers").
+// the servers did not send is 1 − fetched/read (what the client fetched
+// includes read-ahead and metadata, so this errs towards "from the
+// servers").
 func byHostClientCache(host string, rank int, u *wire.ClientCacheUse, read int64) result.HostClientCache {
 	h := result.HostClientCache{Host: host, Rank: rank, Kind: string(u.Cache.Kind), Size: u.Cache.Size,
 		Counters: u.Counted, ReadBytes: read, Note: u.Note}
 	if !u.Counted {
 		return h
 	}
-	h.HitBytes, h.MissBytes = u.HitBytes, u.MissBytes
+	h.HitBytes, h.MissBytes, h.FetchedBytes = u.HitBytes, u.MissBytes, u.FetchedBytes
 	if read > 0 {
-		h.CachedFraction = max(0, 1-float64(u.MissBytes)/float64(read))
+		h.CachedFraction = max(0, 1-float64(u.FetchedBytes)/float64(read))
 	}
 	return h
 }
@@ -66,7 +67,7 @@ func clientCacheWarning(phase string, h result.HostClientCache) string {
 		return ""
 	}
 	return fmt.Sprintf("%s: %.0f%% of the %s %s read did not come from the servers: its %s (%s) served them "+
-		"(the cache's own counters: %s missed, %s hit); drop_caches does not empty it: the figure may be a cache figure",
+		"(the client received %s from the servers); drop_caches does not empty it: the figure may be a cache figure",
 		phase, 100*h.CachedFraction, units.FormatBytes(h.ReadBytes), h.Host, h.Kind, units.FormatBytes(h.Size),
-		units.FormatBytes(h.MissBytes), units.FormatBytes(h.HitBytes))
+		units.FormatBytes(h.FetchedBytes))
 }

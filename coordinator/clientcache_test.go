@@ -17,10 +17,10 @@ func TestClientCacheWarningNamesTheNode(t *testing.T) {
 		wantFrac   float64
 		wantWarned bool
 	}{
-		{"all from the servers", wire.ClientCacheUse{Cache: oc, Counted: true, MissBytes: 32 << 20}, 32 << 20, 0, false},
-		{"read-ahead past what was read", wire.ClientCacheUse{Cache: oc, Counted: true, MissBytes: 40 << 20, HitBytes: 30 << 20}, 32 << 20, 0, false},
-		{"just under the limit", wire.ClientCacheUse{Cache: oc, Counted: true, MissBytes: 96 << 20}, 100 << 20, 0.04, false},
-		{"a tenth cached", wire.ClientCacheUse{Cache: oc, Counted: true, MissBytes: 90 << 20}, 100 << 20, 0.1, true},
+		{"all from the servers", wire.ClientCacheUse{Cache: oc, Counted: true, FetchedBytes: 32 << 20}, 32 << 20, 0, false},
+		{"read-ahead past what was read", wire.ClientCacheUse{Cache: oc, Counted: true, FetchedBytes: 40 << 20, HitBytes: 30 << 20}, 32 << 20, 0, false},
+		{"just under the limit", wire.ClientCacheUse{Cache: oc, Counted: true, FetchedBytes: 96 << 20}, 100 << 20, 0.04, false},
+		{"a tenth cached", wire.ClientCacheUse{Cache: oc, Counted: true, FetchedBytes: 90 << 20}, 100 << 20, 0.1, true},
 		{"all cached", wire.ClientCacheUse{Cache: oc, Counted: true, HitBytes: 1 << 30}, 32 << 20, 1, true},
 		{"no counters", wire.ClientCacheUse{Cache: oc, Note: "permission denied"}, 32 << 20, 0, false},
 	} {

@@ -73,6 +73,6 @@ func (s *state) clientCacheAfter(ctx context.Context, phase wire.Phase) *wire.Cl
 		return u
 	}
 	d := after.Sub(*s.clientCache.before)
-	u.Counted, u.HitBytes, u.MissBytes = true, d.HitBytes, d.MissBytes
+	u.Counted, u.HitBytes, u.MissBytes, u.FetchedBytes = true, d.HitBytes, d.MissBytes, d.FetchedBytes
 	return u
 }

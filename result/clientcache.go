@@ -13,15 +13,16 @@ type ClientCache struct {
 }
 
 // HostClientCache is what one node's client cache did during a read
-// phase, from the cache's own counters read before and after it (rank is
+// phase, from the client's own counters read before and after it (rank is
 // the rank that read them, one per node). HitBytes and MissBytes are the
-// cache's counts as it keeps them: a miss is fetched from the servers
-// (read-ahead included), and hits may count a cached extent more than
-// once. ReadBytes is what the node's threads read in the phase, and
-// CachedFraction the part of it the servers did not send: 1 −
-// MissBytes/ReadBytes, at least 0. Without counters (Counters false: not
-// root nor the client's user, or no probe for the kind) only the kind and
-// size are known.
+// cache's counts as it keeps them (ceph-fuse counts a read again each time
+// it retries it, and its misses include read-ahead), FetchedBytes what the
+// client received from the servers (ceph-fuse: all its messengers'
+// received bytes). ReadBytes is what the node's threads read in the phase,
+// and CachedFraction the part of it the servers did not send: 1 −
+// FetchedBytes/ReadBytes, at least 0. Without counters (Counters false:
+// not root nor the client's user, or no probe for the kind) only the kind
+// and size are known.
 type HostClientCache struct {
 	Host           string  `json:"host"`
 	Rank           int     `json:"rank"`
@@ -30,6 +31,7 @@ type HostClientCache struct {
 	Counters       bool    `json:"counters"`
 	HitBytes       int64   `json:"hit_bytes"`
 	MissBytes      int64   `json:"miss_bytes"`
+	FetchedBytes   int64   `json:"fetched_bytes"`
 	ReadBytes      int64   `json:"read_bytes"`
 	CachedFraction float64 `json:"cached_fraction"`
 	Note           string  `json:"note,omitempty"`

@@ -11,8 +11,10 @@ type ClientCacheUse struct {
 	Cache clientcache.Info `json:"cache"`
 	// Counted says the counters were read both times; the bytes below
 	// are then the difference.
-	Counted   bool   `json:"counted,omitempty"`
-	HitBytes  int64  `json:"hit_bytes,omitempty"`
-	MissBytes int64  `json:"miss_bytes,omitempty"`
-	Note      string `json:"note,omitempty"` // why the counters are missing
+	Counted   bool  `json:"counted,omitempty"`
+	HitBytes  int64 `json:"hit_bytes,omitempty"`
+	MissBytes int64 `json:"miss_bytes,omitempty"`
+	// FetchedBytes is what the client received from the servers.
+	FetchedBytes int64  `json:"fetched_bytes,omitempty"`
+	Note         string `json:"note,omitempty"` // why the counters are missing
 }
