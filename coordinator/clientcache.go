@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"fmt"
+	"strings"
 
 	"ioswarm/clientcache"
 	"ioswarm/result"
@@ -29,6 +30,8 @@ func (j *job) clientCacheUse(p *result.Phase, replies []wire.RunReply) {
 		read[t.Host] += t.Bytes
 	}
 	seen := map[string]bool{}
+	var unseen []string // nodes whose cache outside the page cache shows no counters
+	var kind, note string
 	for r, rep := range replies {
 		host := j.s.targets[r].Host
 		if rep.ClientCache == nil || seen[host] {
@@ -41,7 +44,40 @@ func (j *job) clientCacheUse(p *result.Phase, replies []wire.RunReply) {
 			p.Warnings = append(p.Warnings, w)
 			j.warn(w)
 		}
+		if !h.Counters && rep.ClientCache.Cache.Outside {
+			unseen = append(unseen, host)
+			kind, note = h.Kind, h.Note
+		}
 	}
+	if len(unseen) > 0 && !j.coldWithoutCounters() {
+		w := fmt.Sprintf("%s: the %s of %s, outside the page cache, shows no counters here (%s): drop_caches does not empty it, "+
+			"and this read of files the job or a kept job read before may come from it: the figure may be a cache figure; "+
+			"run as root or as the client's user to measure it, or read on nodes that never touched the files",
+			p.Name, kind, strings.Join(unseen, ", "), note)
+		p.Warnings = append(p.Warnings, w)
+		j.warn(w)
+	}
+}
+
+// coldWithoutCounters says whether a read phase is cold for every node's
+// client cache even where its counters cannot be read: O_DIRECT goes
+// round it, and the job's first read of its own files, rotated, reads on
+// each node only what other nodes wrote. A later read (reread, another
+// iteration, randread after read) may find what an earlier one left, and
+// kept files (--reuse) what the jobs before read.
+func (j *job) coldWithoutCounters() bool {
+	if j.o.Direct {
+		return true
+	}
+	if j.shift == 0 || j.filesOf != "" {
+		return false
+	}
+	for _, done := range j.res.Phases {
+		if wire.Phase(done.Name).IsRead() {
+			return false
+		}
+	}
+	return true
 }
 
 // byHostClientCache is one node's entry: the part of what it read that

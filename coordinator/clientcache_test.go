@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ioswarm/clientcache"
+	"ioswarm/result"
 	"ioswarm/wire"
 )
 
@@ -37,6 +38,30 @@ func TestClientCacheWarningNamesTheNode(t *testing.T) {
 		}
 		if w != "" && (!strings.HasPrefix(w, "reread: ") || !strings.Contains(w, "node2") || !strings.Contains(w, "object cacher")) {
 			t.Errorf("%s: warning %q names not the phase, node and cache", c.name, w)
+		}
+	}
+}
+
+func TestColdWithoutCountersOnlyForAFirstRotatedRead(t *testing.T) {
+	read := result.Phase{Name: "read"}
+	for _, c := range []struct {
+		name    string
+		direct  bool
+		shift   int
+		filesOf string
+		done    []result.Phase
+		want    bool
+	}{
+		{"first rotated read", false, 1, "", []result.Phase{{Name: "write"}}, true},
+		{"own files", false, 0, "", []result.Phase{{Name: "write"}}, false},
+		{"after a read", false, 1, "", []result.Phase{{Name: "write"}, read}, false},
+		{"kept files", false, 1, "abc", nil, false},
+		{"O_DIRECT", true, 0, "abc", []result.Phase{read}, true},
+	} {
+		j := &job{shift: c.shift, filesOf: c.filesOf, res: &result.Job{Phases: c.done}}
+		j.o.Direct = c.direct
+		if got := j.coldWithoutCounters(); got != c.want {
+			t.Errorf("%s: coldWithoutCounters = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
