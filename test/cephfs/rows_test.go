@@ -106,6 +106,9 @@ func checkCommand(t *testing.T, c command, root bool) {
 			byHost[h.Host] = h
 		}
 		for host, read := range readBy(p) {
+			if !warned {
+				unwarned[host] += read
+			}
 			h, ok := byHost[host]
 			if !ok || h.Kind != "ceph-fuse object cacher" {
 				t.Errorf("%s %s: %s's client cache is %+v, want a ceph-fuse object cacher entry", c.label, p.Name, host, h)
@@ -113,9 +116,6 @@ func checkCommand(t *testing.T, c command, root bool) {
 			}
 			if root {
 				checkCounted(t, c, p.Name, h, read, warned)
-			}
-			if !warned {
-				unwarned[host] += read
 			}
 		}
 	}
