@@ -12,7 +12,7 @@ func writeClientCaches(w io.Writer, results []Result) {
 	var order []string
 	count := map[string]int{}
 	for _, r := range results {
-		if r.Report == nil || r.Report.Facts == nil {
+		if r.Report == nil || r.Report.Facts == nil || r.Report.Facts.ClientCache.Kind == "" {
 			continue
 		}
 		f := r.Report.Facts
