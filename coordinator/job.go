@@ -275,7 +275,7 @@ func (j *job) setup(ctx context.Context) error {
 			FSType: s.FSType, Dir: j.dirOf(t), AbsDir: f.AbsDir, ClockOffsetNS: m.ClockOffset, ClockErrorNS: m.ClockError,
 			MemTotal: f.MemTotal, CacheBytes: f.CacheBytes, CacheNotes: f.CacheNotes, BootID: f.BootID,
 			MountPoint: f.MountPoint, FSSource: f.FSSource, MountOptions: f.MountOptions,
-			FSBlockSize: f.BlockSize, Stripe: f.Stripe,
+			FSBlockSize: f.BlockSize, Stripe: f.Stripe, ClientCache: hostClientCache(f.ClientCache),
 		})
 	}
 	j.notePlan()

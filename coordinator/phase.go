@@ -82,6 +82,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		return p, err
 	}
 	late := j.noteReadiness(&p, replies, sent, perRank)
+	j.clientCacheUse(&p, replies)
 	p.FirstDoneNote = figures.FirstDoneNote(name, j.o.Direct, j.o.Fsync)
 	if err := figures.Reduce(&p); err != nil {
 		return p, fmt.Errorf("reduce: %w", err)

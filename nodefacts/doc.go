@@ -13,7 +13,8 @@
 // filesystem differs from the rest, and how much memory all the clients
 // can cache between them.
 //
-// It imports the standard library, golang.org/x/sys/unix, ioswarm/mounts
-// and ioswarm/units; the rank and the preflight use it, so it must not
+// It imports the standard library, golang.org/x/sys/unix, ioswarm/mounts,
+// ioswarm/clientcache (which names the mount's client cache) and
+// ioswarm/units; the rank and the preflight use it, so it must not
 // import either, nor barrier, launcher or the coordinator.
 package nodefacts

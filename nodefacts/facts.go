@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/clientcache"
 	"ioswarm/mounts"
 )
 
@@ -35,6 +36,9 @@ type Facts struct {
 	AbsDir       string   `json:"abs_dir,omitempty"` // the benchmark directory as an absolute path
 	// Room is what the node has to spare for the job (the resource plan).
 	Room
+	// ClientCache is the mount's client cache: the page cache, or one
+	// outside it (ceph-fuse's object cacher, GPFS's pagepool) with its size.
+	ClientCache clientcache.Info `json:"client_cache"`
 }
 
 // toolTimeout bounds each filesystem tool run: a hung lctl or mmlsconfig
@@ -62,6 +66,7 @@ func Gather(ctx context.Context, dir string) Facts {
 	}
 	f.Room = gatherRoom(dir)
 	f.CacheBytes = f.MemTotal
+	f.ClientCache = clientcache.Probe(ctx, dir).Info()
 	switch {
 	case f.FSType == "lustre":
 		if out, ok := tool(ctx, "lctl", "get_param", "-n", "llite.*.max_cached_mb"); ok {

@@ -66,18 +66,31 @@ func OddFilesystems(keys []string) (common string, odd []int) {
 // (containers, namespaces, several ranks on a host): it counts once, with
 // the largest figure any of them gave. A node with no boot id counts on
 // its own. kernels is the number of distinct caches counted.
+//
+// A client cache outside the page cache (a ceph-fuse object cacher, a GPFS
+// pagepool) is one per node, not per kernel, but it lives in the kernel's
+// memory too: a kernel counts the larger of its page-cache figure and the
+// sum of its nodes' outside caches. That is the memory itself wherever the
+// memory is known; the outside caches decide where it is not, or where
+// the page cache is held below it (Lustre's max_cached_mb).
 func ClientCache(facts []Facts) (bytes int64, kernels int) {
-	byKernel := map[string]int64{}
+	type kernel struct{ page, outside int64 }
+	byKernel := map[string]kernel{}
 	for _, f := range facts {
+		var out int64
+		if f.ClientCache.Outside {
+			out = f.ClientCache.Size
+		}
 		if f.BootID == "" {
-			bytes += f.CacheBytes
+			bytes += max(f.CacheBytes, out)
 			kernels++
 			continue
 		}
-		byKernel[f.BootID] = max(byKernel[f.BootID], f.CacheBytes)
+		k := byKernel[f.BootID]
+		byKernel[f.BootID] = kernel{page: max(k.page, f.CacheBytes), outside: k.outside + out}
 	}
-	for _, b := range byKernel {
-		bytes += b
+	for _, k := range byKernel {
+		bytes += max(k.page, k.outside)
 	}
 	return bytes, kernels + len(byKernel)
 }

@@ -35,6 +35,7 @@ func WriteTable(w io.Writer, results []Result) error {
 		}
 	}
 	writeFilesystems(w, results)
+	writeClientCaches(w, results)
 	writeMemory(w, results)
 	var err error
 	switch {

@@ -76,6 +76,7 @@ func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, erro
 	s.phaseDone(req.Phase)
 	reply := s.phaseReply(released)
 	reply.ReadyAt = ready
+	reply.ClientCache = s.clientCacheAfter(ctx, req.Phase)
 	return reply, nil
 }
 

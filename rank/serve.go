@@ -56,6 +56,9 @@ type state struct {
 	stops stopBoard
 	// mem keeps the rank under the job's memory cap (see memguard.go).
 	mem memGuard
+	// clientCache is the node's client cache and its counters before the
+	// phase about to run.
+	clientCache clientCacheWatch
 }
 
 // Serve joins the coordinator and answers its requests until the job ends.
@@ -180,6 +183,7 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 			return nil, err
 		}
 		r, t, err := s.residentPages(s.phasePaths(in.Phase))
+		s.clientCacheBefore(ctx, in.Phase)
 		return wire.ResidentReply{Resident: r, Total: t}, err
 	case wire.KindRun:
 		var in wire.Run

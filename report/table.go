@@ -133,6 +133,9 @@ func writeHeader(w io.Writer, job *result.Job) {
 	if mem := memory(job.Hosts, c.ServerCache); mem != "" {
 		pair(tw, "memory", mem)
 	}
+	if cc := clientCaches(job.Hosts); cc != "" {
+		pair(tw, "client cache", cc)
+	}
 	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), orDash(Clean(c.DropCaches))))
 	if c.Engine == "io_uring" {
 		e := fmt.Sprintf("io_uring, iodepth %d per thread (qdN after IOPS: the depth achieved)", c.IODepth)
@@ -193,7 +196,7 @@ func readShift(c result.Config) string {
 func memory(hosts []result.Host, server int64) string {
 	facts := make([]nodefacts.Facts, len(hosts))
 	for i, h := range hosts {
-		facts[i] = nodefacts.Facts{BootID: h.BootID, CacheBytes: h.CacheBytes}
+		facts[i] = nodefacts.Facts{BootID: h.BootID, CacheBytes: h.CacheBytes, ClientCache: clientCacheInfo(h.ClientCache)}
 	}
 	total, kernels := nodefacts.ClientCache(facts)
 	if total == 0 {

@@ -154,6 +154,8 @@ type Host struct {
 	MemAvailable int64 `json:"mem_available,omitempty"`
 	DiskPlan     int64 `json:"disk_plan,omitempty"`
 	FreeBytes    int64 `json:"free_bytes,omitempty"`
+	// The client cache of the node's mount of --dir (see ClientCache).
+	ClientCache *ClientCache `json:"client_cache,omitempty"`
 }
 
 // Series is a phase's time series: Bytes[k] and Ops[k] completed in the
@@ -284,6 +286,9 @@ type Phase struct {
 	// ResidentByHost is ResidentFraction node by node.
 	ResidentByHost []HostResidency `json:"resident_by_host,omitempty"`
 	CacheGuard     *CacheGuard     `json:"cache_guard,omitempty"`
+	// ClientCacheByHost is, for a read phase, what each node's client
+	// cache outside the page cache served (see HostClientCache).
+	ClientCacheByHost []HostClientCache `json:"client_cache_by_host,omitempty"`
 	// Warnings are what a reader of this phase's figures must know (a read
 	// that may have come from a cache); they are also in the job's list.
 	Warnings []string `json:"warnings,omitempty"`

@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(openssh-server openssh-client iproute2 util-linux iptables munge slurmctld slurmd slurm-client
-	glusterfs-server glusterfs-client)
+	glusterfs-server glusterfs-client
+	ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	missing=()
 	for p in "${packages[@]}"; do

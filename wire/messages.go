@@ -218,6 +218,9 @@ type RunReply struct {
 	// Intervals holds, for random phases, the rank's latency histogram
 	// of each LatencyStep interval from the release.
 	Intervals []*result.Histogram `json:"intervals,omitempty"`
+	// ClientCache is, for a read phase, what the node's client cache
+	// outside the page cache did during it.
+	ClientCache *ClientCacheUse `json:"client_cache,omitempty"`
 }
 
 // FirstDone asks how many bytes each thread had completed at At (rank clock).

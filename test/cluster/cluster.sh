@@ -23,6 +23,12 @@
 #   cluster.sh gluster-mount DIR NODE [OPTS]
 #   cluster.sh gluster-umount DIR NODE mount / unmount the volume on NODE
 #   cluster.sh gluster DIR ARGS...     run the gluster CLI on the storage node
+#   cluster.sh ceph-up DIR [NODE...]   start CephFS on an extra server node;
+#                                      mount it with ceph-fuse on NODEs (all)
+#   cluster.sh ceph-down DIR           unmount, stop every ceph daemon
+#   cluster.sh ceph-mount DIR NODE
+#   cluster.sh ceph-umount DIR NODE    mount / unmount CephFS on NODE
+#   cluster.sh ceph DIR ARGS...        run the ceph CLI on the server node
 #
 # Layout. Nothing is created or changed in the root network namespace and no
 # namespace has a default route, so no packet can leave the machine:
@@ -46,7 +52,8 @@
 # CLUSTER_USER=NAME at `up` also lets NAME, a user who is not root, log in
 # to every node with the run's key: the user is created (useradd) if it does
 # not exist, and each node binds DIR/userhome/NODE (owned by NAME) over the
-# user's home directory. gluster.sh describes the GlusterFS volume.
+# user's home directory. gluster.sh describes the GlusterFS volume, cephfs.sh
+# the CephFS filesystem.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -62,7 +69,7 @@ die() {
 }
 
 usage() {
-	sed -n '5,26s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '5,32s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 
@@ -172,6 +179,8 @@ source "$HERE/up.sh"
 source "$HERE/delay.sh"
 # shellcheck source=gluster.sh
 source "$HERE/gluster.sh"
+# shellcheck source=cephfs.sh
+source "$HERE/cephfs.sh"
 
 cmd_exec() {
 	(($# >= 3)) || usage
@@ -235,6 +244,11 @@ main() {
 	gluster) cmd_gluster "$@" ;;
 	_boot) boot_node "$@" ;;
 	_gluster_boot) gluster_boot "$@" ;;
+	ceph-up) cmd_ceph_up "$@" ;;
+	ceph-down) cmd_ceph_down "$@" ;;
+	ceph-mount) cmd_ceph_mount "$@" ;;
+	ceph-umount) cmd_ceph_umount "$@" ;;
+	ceph) cmd_ceph "$@" ;;
 	*) usage ;;
 	esac
 }

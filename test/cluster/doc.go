@@ -14,7 +14,10 @@
 // run's key for, with a home of its own on each node. cluster.sh's
 // gluster-* subcommands (gluster.sh) serve a GlusterFS volume from one more
 // namespaced node to the nodes' own mount namespaces; package test/gluster
-// wraps them for tests, through Script.
+// wraps them for tests, through Script. The ceph-* subcommands (cephfs.sh)
+// serve CephFS the same way, mounted with ceph-fuse and a small object
+// cacher; StartCephFS wraps them, and CephFS.Counters reads a node's
+// ceph-fuse counters with the ceph CLI, apart from anything under test.
 //
 // Start needs root, iproute2 and util-linux's nsenter and unshare; without
 // them it skips the test. It installs openssh-server from apt when missing.

@@ -175,6 +175,12 @@ cmd_down() {
 			gluster_down
 		) || rc=1
 	fi
+	if [[ -f $dir/env && -d $dir/ceph ]]; then
+		(
+			ceph_load "$dir"
+			ceph_down
+		) || rc=1
+	fi
 	recorded_targets "$dir"
 	if ((${#TARGETS[@]} > 0)); then
 		terminate "${TARGETS[@]}" || rc=1
