@@ -42,6 +42,13 @@ type Command struct {
 	Files          []string
 	Help           bool // -h: print help and do nothing else
 	throughputMode bool // -t, -l or -u seen
+
+	// Settings are the lines IOzone prints for the options at the top of
+	// its report ("\tSetting no_unlink"), in the order the options came.
+	Settings []string
+	// HeaderCount is IOzone's num_child when it prints "Throughput test
+	// with N": the last -t or -l given (1 with -u alone).
+	HeaderCount int
 }
 
 // OptionError is a command line ioswarm cannot run: the option (empty when
@@ -94,6 +101,9 @@ func Parse(args []string) (Command, error) {
 	}
 	if c.Help {
 		return c, nil
+	}
+	if c.HeaderCount == 0 {
+		c.HeaderCount = 1 // -u alone: IOzone starts at 1
 	}
 	if p.sCount > 1 || p.rCount > 1 {
 		opt := "-s"
@@ -175,20 +185,27 @@ func (p *parser) flag(c byte) error {
 	switch c {
 	case 'c':
 		cmd.Close = true
+		cmd.Settings = append(cmd.Settings, "Include close in write timing")
 	case 'e':
 		cmd.Fsync = true
+		cmd.Settings = append(cmd.Settings, "Include fsync in write timing")
 	case 'w':
 		cmd.Keep = true
+		cmd.Settings = append(cmd.Settings, "Setting no_unlink")
 	case 'I':
 		cmd.Direct = true
+		cmd.Settings = append(cmd.Settings, "O_DIRECT feature enabled")
 	case 'O':
 		cmd.OpsPerSec = true
+		cmd.Settings = append(cmd.Settings, "OPS Mode. Output is in operations per second.")
 	case 'x':
 		cmd.NoStonewall = true
+		cmd.Settings = append(cmd.Settings, "Stonewall disabled")
 	case 'C':
 		cmd.PerChild = true
 	case 'R':
 		cmd.Excel = true
+		cmd.Settings = append(cmd.Settings, "Excel chart generation enabled")
 	case 'T':
 		cmd.PosixThreads = true
 	case 'h':
@@ -228,6 +245,7 @@ func (p *parser) value(c byte, val string, attached bool) error {
 		}
 		p.sCount++
 		cmd.FileSize, cmd.FileSizeSet = kb<<10, true
+		cmd.Settings = append(cmd.Settings, fmt.Sprintf("File size set to %d kB", kb))
 	case 'r':
 		kb, err := kilobytes(opt, val)
 		if err != nil {
@@ -242,19 +260,20 @@ func (p *parser) value(c byte, val string, attached bool) error {
 		}
 		p.rCount++
 		cmd.RecordSize, cmd.RecordSizeSet = b, true
+		cmd.Settings = append(cmd.Settings, fmt.Sprintf("Record Size %d kB", b>>10))
 	case 't':
 		n, err := streams(opt, val, defaultThreads)
 		if err != nil {
 			return err
 		}
 		cmd.Threads = append(cmd.Threads, n)
-		cmd.throughputMode = true
+		cmd.throughputMode, cmd.HeaderCount = true, n
 	case 'l':
 		n, err := streams(opt, val, 1)
 		if err != nil {
 			return err
 		}
-		cmd.MinProcs, cmd.throughputMode = n, true
+		cmd.MinProcs, cmd.throughputMode, cmd.HeaderCount = n, true, n
 	case 'u':
 		n, err := streams(opt, val, 1)
 		if err != nil {
@@ -305,12 +324,14 @@ func (p *parser) plus(rest string, attached bool) error {
 	switch rest[0] {
 	case 'n':
 		p.cmd.NoRetest = true
+		p.cmd.Settings = append(p.cmd.Settings, "No retest option selected")
 	case 'm':
 		if p.i >= len(p.args) {
 			return &OptionError{Option: "-+m", Msg: "-+m takes an operand. ( filename )"}
 		}
 		p.cmd.ClientFile = p.args[p.i]
 		p.i++
+		p.cmd.Settings = append(p.cmd.Settings, "Network distribution mode enabled.")
 	default:
 		return unsupported("-+" + rest)
 	}

@@ -1,6 +1,8 @@
 package ssh
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,9 @@ import (
 	"time"
 
 	"ioswarm/figures"
+	"ioswarm/iozone"
+	"ioswarm/report"
+	"ioswarm/result"
 	"ioswarm/test/harness"
 )
 
@@ -46,7 +51,7 @@ func TestIOzoneSeedCommandsOverAThreadlist(t *testing.T) {
 		if i == 2 && !strings.Contains(res.Stdout, "ops/sec") {
 			t.Errorf("-O report is not in ops/sec:\n%s", res.Stdout)
 		}
-		job := harness.LoadResult(t, out)
+		job := loadIOzoneJob(t, out)
 		if err := figures.Check(job); err != nil {
 			t.Errorf("seed %d: figures do not recompute: %v", i, err)
 		}
@@ -77,4 +82,27 @@ func TestIOzoneSeedCommandsOverAThreadlist(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitNothingLeft(t, 5*time.Second)
+}
+
+// loadIOzoneJob is the one job in an ioswarm iozone JSON of one thread
+// count, read with the checks every reader of result files applies.
+func loadIOzoneJob(t *testing.T, path string) *result.Job {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res iozone.Result
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Runs) != 1 || res.Runs[0].Job == nil {
+		t.Fatalf("%s: want one run with its job (%v)", path, err)
+	}
+	raw, err := json.Marshal(res.Runs[0].Job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := report.LoadJob(bytes.NewReader(raw), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return job
 }
