@@ -36,10 +36,19 @@ func iozoneError(err error, cmd iozone.Command) error {
 			"give the write's -s, or write again with this -s and -w", kB(m[3]), m[1], kB(m[2]))
 	}
 	if m := keptThrRE.FindStringSubmatch(msg); m != nil {
-		return usage.Errorf("iozone -t %s: the -w run kept %s files (job %s), and ioswarm reads them all "+
-			"(IOzone would read the first -t of them): give the write's -t %s", m[3], m[2], m[1], m[2])
+		kept, want := atoi(m[2]), atoi(m[3])
+		if kept < want {
+			return usage.Errorf("iozone -t %d: the -w run kept only %d files (job %s): give -t %d or less", want, kept, m[1], kept)
+		}
+		return usage.Errorf("iozone -t %d without -w would remove %d of the %d files the -w run kept (job %s) and leave the rest: "+
+			"add -w to read the first %d, as IOzone does", want, want, kept, m[1], want)
 	}
 	return err
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s) // the patterns match digits only
+	return n
 }
 
 // kB is a byte count as IOzone prints file sizes: "8192 kB".

@@ -3,6 +3,7 @@ package local
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,5 +181,49 @@ func TestIOzoneEquivalentRunIsTheSameJob(t *testing.T) {
 		if !same {
 			t.Errorf("iozone %s and %s ran different jobs:\n%+v\n%+v", line, strings.Join(equivalent, " "), a, b)
 		}
+	}
+}
+
+// A read with a smaller -t than the write reads the first -t kept files,
+// as IOzone does; without -w it would leave the rest orphaned, and is
+// refused in IOzone's terms.
+func TestIOzoneReadsTheFirstKeptFiles(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := runIn(t, dir, "iozone", "-i0", "-w", "-r", "64k", "-s", "1m", "-t", "4", "-+n"); code != 0 {
+		t.Fatalf("write: exit %d\n%s", code, stderr)
+	}
+	kept := dirEntries(t, dir)
+	if len(kept) != 1 {
+		t.Fatalf("kept %v, want one job directory", kept)
+	}
+	jobDir := filepath.Join(dir, kept[0])
+	before := fileIDs(t, jobDir)
+	out := filepath.Join(t.TempDir(), "r.json")
+	if _, stderr, code := runIn(t, dir, "iozone", "-i1", "-w", "-r", "64k", "-s", "1m", "-t", "2", "-+n", "--verify", "--output", out); code != 0 {
+		t.Fatalf("-i1 -t 2: exit %d\n%s", code, stderr)
+	}
+	read := loadIOzoneJob(t, out)
+	if len(read.Phases) != 1 || len(read.Phases[0].Threads) != 2 || !read.Phases[0].Verified {
+		t.Fatalf("phases %+v", read.Phases)
+	}
+	for _, th := range read.Phases[0].Threads {
+		// Files are named relative to the working directory, IOzone's.
+		if want := filepath.Join(kept[0], fmt.Sprintf("t%d.dat", th.Thread)); !strings.HasSuffix(th.File, want) {
+			t.Errorf("thread %d read %s, want the kept %s", th.Thread, th.File, want)
+		}
+	}
+	if after := fileIDs(t, jobDir); !equalIDs(before, after) {
+		t.Errorf("the read changed the kept files:\nbefore %v\nafter  %v", before, after)
+	}
+	// All four are still readable: the manifest still names them.
+	if _, stderr, code := runIn(t, dir, "iozone", "-i1", "-w", "-r", "64k", "-s", "1m", "-t", "4", "-+n"); code != 0 {
+		t.Errorf("-i1 -t 4 after -t 2: exit %d\n%s", code, stderr)
+	}
+	_, stderr, code := runIn(t, dir, "iozone", "-i1", "-r", "64k", "-s", "1m", "-t", "2", "-+n")
+	if code != 2 || !strings.Contains(stderr, "add -w to read the first 2") {
+		t.Errorf("-i1 -t 2 without -w: exit %d\n%s", code, stderr)
+	}
+	if after := fileIDs(t, jobDir); !equalIDs(before, after) {
+		t.Errorf("a refused read changed the kept files")
 	}
 }
