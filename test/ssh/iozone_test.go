@@ -51,6 +51,19 @@ func TestIOzoneSeedCommandsOverAThreadlist(t *testing.T) {
 		if i == 2 && !strings.Contains(res.Stdout, "ops/sec") {
 			t.Errorf("-O report is not in ops/sec:\n%s", res.Stdout)
 		}
+		// IOzone's -+m stream: each test after "Test running:", no Parent
+		// sees, no "Test cleanup:" with -w, one closing line; ioswarm's
+		// own figures only on stderr.
+		tests := []int{1, 1, 2}[i]
+		for pattern, want := range map[string]int{"Children see": tests, "Test running:": tests, "Parent sees": 0,
+			"Test cleanup:": 0, "Network distribution mode enabled.": 1, "iozone test complete.": 1, "global window": 0} {
+			if got := strings.Count(res.Stdout, pattern); got != want {
+				t.Errorf("seed %d: %d lines with %q, IOzone prints %d:\n%s", i, got, pattern, want, res.Stdout)
+			}
+		}
+		if !strings.Contains(res.Stderr, "global window") {
+			t.Errorf("seed %d: ioswarm's own figure is not on stderr:\n%s", i, res.Stderr)
+		}
 		job := loadIOzoneJob(t, out)
 		if err := figures.Check(job); err != nil {
 			t.Errorf("seed %d: figures do not recompute: %v", i, err)
