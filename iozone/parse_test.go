@@ -130,7 +130,7 @@ func TestParseInvalid(t *testing.T) {
 		{"-i0 -t 1 -Rb out.xls", "iozone option -b: not supported"},
 		{"-i0 -t 1 -+m", "iozone option -+m: -+m takes an operand. ( filename )"},
 		{"-i0 -t 1 -+mhosts", "iozone option -+mhosts: IOzone reads only the letter after -+"},
-		{"-i0 -t 1 -+u", "iozone option -+u: not supported (no equivalent)"},
+		{"-i0 -t 1 -+u", "iozone option -+u: not supported (CPU utilisation is not measured"},
 		{"-i0 -t 1 -s", "iozone option -s: needs a value"},
 		{"-i0 -t 1 /tmp", `iozone option "/tmp": not an option (IOzone would ignore it silently)`},
 		{"-i0 -t 1 -%", "iozone option -%: not an IOzone option"},
