@@ -64,6 +64,9 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 		fmt.Fprint(o.stdout, iozone.Help)
 		return nil
 	}
+	if err := cmd.CheckRecords(); err != nil {
+		return usage.Wrap(err)
+	}
 	if cmd.ClientFile != "" {
 		if err := checkClientFile(cmd); err != nil {
 			return err

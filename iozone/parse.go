@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"ioswarm/units"
 )
 
 // IOzone's limits (iozone.c: MAXSTREAMS, MAXBUFFERSIZE and its defaults
@@ -349,6 +351,23 @@ func (c *Command) validate() error {
 	}
 	if len(c.Tests) == 0 {
 		return &OptionError{Msg: "give the tests with -i 0, -i 1 or -i 2: without -i IOzone runs all of its throughput tests, most of which ioswarm does not have"}
+	}
+	return nil
+}
+
+// CheckRecords is ioswarm's rule on IOzone's sizes, said in IOzone's
+// terms: a file is a whole number of records. IOzone writes the whole
+// records that fit and leaves out the rest (none at all when -r is above
+// -s), so its figures would describe a smaller file than -s says.
+func (c Command) CheckRecords() error {
+	if c.FileSize%c.RecordSize != 0 {
+		below, above := units.NearestMultiple(c.FileSize, c.RecordSize)
+		alt := fmt.Sprintf("-s %dk", above>>10)
+		if below > 0 {
+			alt = fmt.Sprintf("-s %dk or %s", below>>10, alt)
+		}
+		return &OptionError{Option: "-s", Msg: fmt.Sprintf("%d kB is not a whole number of -r %d kB records (IOzone would leave out the last %d kB)",
+			c.FileSize>>10, c.RecordSize>>10, (c.FileSize%c.RecordSize)>>10), Hint: "use " + alt}
 	}
 	return nil
 }

@@ -173,3 +173,22 @@ func TestEquivalent(t *testing.T) {
 		t.Errorf("Equivalent:\n got  %s\n want %s", got, want)
 	}
 }
+
+// ioswarm's whole-records rule speaks IOzone: -s and -r in kB, the
+// sizes to use instead as -s values.
+func TestCheckRecords(t *testing.T) {
+	for line, want := range map[string]string{
+		"-i0 -t 2 -s 100k -r 64k": "iozone option -s: 100 kB is not a whole number of -r 64 kB records (IOzone would leave out the last 36 kB) (use -s 64k or -s 128k)",
+		"-i0 -t 1 -r 16m":         "use -s 16384k)",
+		"-i0 -t 2 -s 1m -r 64k":   "",
+	} {
+		c, err := Parse(words(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = c.CheckRecords()
+		if (err == nil) != (want == "") || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("%q: %v, want %q", line, err, want)
+		}
+	}
+}
