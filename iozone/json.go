@@ -49,6 +49,7 @@ type TestResult struct {
 	// ioswarm's own figures: bytes/s and operations/s over the global window.
 	Bandwidth float64 `json:"ioswarm_bandwidth"`
 	IOPS      float64 `json:"ioswarm_iops"`
+	Note      string  `json:"ioswarm_note"` // how ioswarm's figure differs from the lines
 	CacheNote string  `json:"cache_note,omitempty"`
 }
 
@@ -94,7 +95,7 @@ func NewResult(cmd Command, commandLine string, jobs []*result.Job) (*Result, er
 func testResult(l Report, iteration int) TestResult {
 	t := TestResult{Test: l.Label, Row: l.Row, Phase: l.Phase, Iteration: iteration, Children: l.Children,
 		ChildrenSee: l.ChildrenSee, ParentSees: l.ParentSees, Min: l.Min, Max: l.Max, Avg: l.Avg, MinXfer: l.MinXfer,
-		Child: []ChildResult{}, Bandwidth: l.Bandwidth, IOPS: l.IOPS, CacheNote: l.CacheNote}
+		Child: []ChildResult{}, Bandwidth: l.Bandwidth, IOPS: l.IOPS, Note: l.Explanation(), CacheNote: l.CacheNote}
 	for _, c := range l.Child {
 		t.Child = append(t.Child, ChildResult{Xfer: c.Xfer, Throughput: c.Throughput})
 	}

@@ -81,6 +81,16 @@ func (r Report) WriteOwn(w io.Writer) error {
 		fmt.Fprintf(b, "ioswarm %s: bandwidth over the global window %.2f kB/s (%s, %s)\n",
 			r.Phase, r.Bandwidth/1024, units.FormatRate(r.Bandwidth), units.FormatRateGiB(r.Bandwidth))
 	}
+	fmt.Fprintf(b, "  (%s)\n", r.Explanation())
+	if r.CacheNote != "" {
+		fmt.Fprintf(b, "  note: the stonewalled %s lines count bytes still in the page cache when the first child ended "+
+			"(IOzone -e would have fsynced them inside its time); hold -x or the global figure against storage\n", r.Phase)
+	}
+	return b.Flush()
+}
+
+// Explanation says how ioswarm's figure differs from IOzone's lines.
+func (r Report) Explanation() string {
 	how := "every child's own time, stopped at the first child's end"
 	if !r.Stonewall {
 		how = "every child's own time"
@@ -89,13 +99,8 @@ func (r Report) WriteOwn(w io.Writer) error {
 	if r.Unit == "ops" {
 		what = "operations"
 	}
-	fmt.Fprintf(b, "  (all %s over latest end - earliest start, open and close inside: what the filesystem delivered "+
-		"to the job; IOzone's Children see adds per-child rates over %s)\n", what, how)
-	if r.CacheNote != "" {
-		fmt.Fprintf(b, "  note: the stonewalled %s lines count bytes still in the page cache when the first child ended "+
-			"(IOzone -e would have fsynced them inside its time); hold -x or the global figure against storage\n", r.Phase)
-	}
-	return b.Flush()
+	return fmt.Sprintf("all %s over latest end - earliest start, open and close inside: what the filesystem delivered "+
+		"to the job; IOzone's Children see adds per-child rates over %s", what, how)
 }
 
 // WriteReport prints one job (one thread count) as IOzone's
