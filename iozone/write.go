@@ -282,8 +282,10 @@ func WriteEnd(w io.Writer, jobs []*result.Job, cmd Command) error {
 	return WriteComplete(w)
 }
 
-// Equivalent returns the ioswarm run flags that correspond to cmd for a
-// thread count, for the header of ioswarm iozone and for docs.
+// Equivalent returns `ioswarm run` with the flags the IOzone options map
+// to (RunArgs) at a thread count, for docs. The iozone command prints the
+// whole line it runs, which adds IOzone's habits beyond the options
+// (every random operation, reads on the writing node, kept files).
 func (c Command) Equivalent(threads int) string {
 	args, err := c.RunArgs(threads)
 	if err != nil {
