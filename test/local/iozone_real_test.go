@@ -105,12 +105,12 @@ var poorTimerRE = regexp.MustCompile(`Timer resolution is poor.*\n.*\n`)
 
 var (
 	valueRE = regexp.MustCompile(` *-?[0-9]+\.[0-9]+`)
-	runRE   = regexp.MustCompile(`(Run began:|Command line used:) .*`)
+	runRE   = regexp.MustCompile(`(Run began:|Command line used:|Build:) .*`)
 	cellRE  = regexp.MustCompile(`^"(.{15}) "( .*)$`)
 )
 
 // maskIOzone replaces what describes the run (values, date, the command
-// as typed) by fixed text, keeping every line, tab and label.
+// as typed, the machine's build name) by fixed text, keeping every line, tab and label.
 func maskIOzone(s string) string {
 	s = runRE.ReplaceAllString(s, "$1 ...")
 	return valueRE.ReplaceAllString(s, " #")
