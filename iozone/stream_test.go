@@ -68,7 +68,7 @@ func evenJob(n int, phases []string) *result.Job {
 
 var (
 	valueRE = regexp.MustCompile(` *-?[0-9]+\.[0-9]+`)
-	runRE   = regexp.MustCompile(`(Run began:|Command line used:) .*`)
+	runRE   = regexp.MustCompile(`(Run began:|Command line used:|Build:) .*`)
 )
 
 // maskValues replaces what describes one run (values, date, the command
