@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -47,6 +47,11 @@ type iozoneOptions struct{ invocation }
 
 // runIOzone is `ioswarm iozone`.
 func runIOzone(ctx context.Context, o iozoneOptions) error {
+	if slices.Contains(o.args, "--help") {
+		// The CLI leaves the words to this command, so its --help too.
+		_, err := fmt.Fprint(o.stdout, iozone.Help)
+		return err
+	}
 	ours, theirs, err := splitLongFlags(o.args)
 	if err != nil {
 		return err
@@ -58,6 +63,9 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 	if cmd.Help {
 		fmt.Fprint(o.stdout, iozone.Help)
 		return nil
+	}
+	if err := cmd.CheckRecords(); err != nil {
+		return usage.Wrap(err)
 	}
 	if cmd.ClientFile != "" {
 		if err := checkClientFile(cmd); err != nil {
@@ -71,69 +79,81 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 	if err := checkFormat(ro.Format, "table", "json", "csv"); err != nil {
 		return err
 	}
+	table := ro.Format == "table"
+	if table {
+		if err := iozone.WriteHeader(o.stdout, cmd, iozoneCommandLine(o), time.Now()); err != nil {
+			return err
+		}
+	}
 	var jobs []*result.Job
 	var runErr error
 	for i, n := range cmd.ThreadCounts() {
 		job, err := runIOzonePoint(ctx, o, cmd, n, ours, i == 0)
 		if job != nil {
 			jobs = append(jobs, job)
+			if table {
+				runErr = printIOzoneJob(o, cmd, job)
+			}
 		}
-		if err != nil {
-			runErr = err
+		if err != nil || runErr != nil {
+			runErr = errors.Join(runErr, err)
 			break
 		}
 	}
 	var saveErr error
 	if ro.Output != "" && len(jobs) > 0 {
-		saveErr = writeFile("output", ro.Output, func(w io.Writer) error { return writeJobsJSON(w, jobs) })
+		saveErr = writeFile("output", ro.Output, func(w io.Writer) error { return writeIOzoneJSON(w, cmd, o, jobs) })
 	}
 	if runErr != nil {
 		return errors.Join(runErr, saveErr)
 	}
-	return errors.Join(printIOzone(o.stdout, ro.Format, cmd, jobs), saveErr)
+	return errors.Join(printIOzoneEnd(o, ro.Format, cmd, jobs), saveErr)
 }
 
-func printIOzone(w io.Writer, format string, cmd iozone.Command, jobs []*result.Job) error {
+// iozoneCommandLine is what IOzone's "Command line used:" line shows:
+// the words as typed, program name included.
+func iozoneCommandLine(o iozoneOptions) []string {
+	if o.commandLine != "" {
+		return strings.Fields(o.commandLine)
+	}
+	return append([]string{"ioswarm", "iozone"}, o.args...)
+}
+
+// printIOzoneJob prints one job as it ends, as IOzone prints each thread
+// count's tests: IOzone's lines on stdout, ioswarm's own figures on
+// stderr, where scripts that read IOzone's lines do not look.
+func printIOzoneJob(o iozoneOptions, cmd iozone.Command, job *result.Job) error {
+	if err := iozone.WriteReport(o.stdout, job, cmd); err != nil {
+		return err
+	}
+	return iozone.WriteOwnReport(o.stderr, job, cmd)
+}
+
+// printIOzoneEnd prints what comes after the last job: IOzone's -R table
+// and closing line, or every job in JSON or CSV.
+func printIOzoneEnd(o iozoneOptions, format string, cmd iozone.Command, jobs []*result.Job) error {
 	switch format {
 	case "json":
-		return writeJobsJSON(w, jobs)
+		return writeIOzoneJSON(o.stdout, cmd, o, jobs)
 	case "csv":
 		for i, job := range jobs {
-			if err := report.WriteCSV(w, job, i == 0); err != nil {
+			if err := report.WriteCSV(o.stdout, job, i == 0); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	for _, job := range jobs {
-		fmt.Fprintf(w, "\tioswarm: %s\n", cmd.Equivalent(job.Config.Threads))
-	}
-	return iozone.WriteAll(w, jobs, cmd)
+	return iozone.WriteEnd(o.stdout, jobs, cmd)
 }
 
 // runIOzonePoint runs cmd at one thread count, as `ioswarm run` with the
 // equivalent flags would. The first point checks the output files.
 func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, threads int, ours []string, first bool) (*result.Job, error) {
-	args, err := cmd.RunArgs(threads)
+	args, err := iozoneRunArgs(cmd, threads, ours)
 	if err != nil {
-		return nil, usage.Wrap(err)
+		return nil, err
 	}
-	if !hasFlag(ours, "rand-time") {
-		// IOzone's random tests do every operation.
-		args = append(args, "--rand-time", "0")
-	}
-	if !cmd.NoStonewall && !hasFlag(ours, "first-done-stop") {
-		// IOzone's default stonewall, live (docs/iozone.md).
-		args = append(args, "--first-done-stop")
-	}
-	if !hasFlag(ours, "read-shift") {
-		// IOzone reads on the node that wrote: so do we, unless asked.
-		args = append(args, "--read-shift", "0")
-	}
-	if cmd.NeedsExistingFiles() && !hasFlag(ours, "reuse") {
-		args = append(args, "--reuse", coordinator.ReuseLatest)
-	}
-	ro, err := parseRunFlags(append(args, ours...))
+	ro, err := parseRunFlags(args)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +179,51 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 		// -l/-u: every thread count's resource plan before the first writes.
 		spec.work.PlanThreads = cmd.ThreadCounts()
 	}
-	return coordinator.Run(ctx, spec.launch, spec.work)
+	job, err := coordinator.Run(ctx, spec.launch, spec.work)
+	err = iozoneError(err, cmd)
+	if err == nil {
+		// After the job, so that a refused command stays one line.
+		fmt.Fprintf(o.stderr, "ioswarm iozone -t %d ran the same job as: ioswarm run %s\n", threads, shellWords(args))
+	}
+	return job, err
+}
+
+// iozoneRunArgs are the `ioswarm run` flags that run cmd at a thread
+// count, ioswarm's own flags from the command line included: run as
+// printed, they give the same job.
+func iozoneRunArgs(cmd iozone.Command, threads int, ours []string) ([]string, error) {
+	args, err := cmd.RunArgs(threads)
+	if err != nil {
+		return nil, usage.Wrap(err)
+	}
+	if !hasFlag(ours, "rand-time") {
+		// IOzone's random tests do every operation.
+		args = append(args, "--rand-time", "0")
+	}
+	if !cmd.NoStonewall && !hasFlag(ours, "first-done-stop") {
+		// IOzone's default stonewall, live (docs/iozone.md).
+		args = append(args, "--first-done-stop")
+	}
+	if !hasFlag(ours, "read-shift") {
+		// IOzone reads on the node that wrote: so do we, unless asked.
+		args = append(args, "--read-shift", "0")
+	}
+	if cmd.NeedsExistingFiles() && !hasFlag(ours, "reuse") {
+		args = append(args, "--reuse", coordinator.ReuseLatest)
+	}
+	return append(args, ours...), nil
+}
+
+// shellWords joins args for a shell, quoting the words that need it.
+func shellWords(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;~#!") {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // checkClientFile applies IOzone's rule: no more threads than lines.
@@ -245,11 +309,12 @@ func parseRunFlags(args []string) (runOptions, error) {
 	return ro, nil
 }
 
-func writeJobsJSON(w io.Writer, jobs []*result.Job) error {
-	if len(jobs) == 1 {
-		return report.WriteJSON(w, jobs[0])
+// writeIOzoneJSON writes the jobs with every IOzone line's value, in
+// one shape whatever the number of thread counts.
+func writeIOzoneJSON(w io.Writer, cmd iozone.Command, o iozoneOptions, jobs []*result.Job) error {
+	r, err := iozone.NewResult(cmd, strings.Join(iozoneCommandLine(o), " "), jobs)
+	if err != nil {
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(jobs)
+	return r.WriteJSON(w)
 }

@@ -24,6 +24,9 @@ var (
 func flagProblem(flags []cli.Flag, err error) error {
 	msg := err.Error()
 	if m := undefinedFlag.FindStringSubmatch(msg); m != nil {
+		if h := iozoneHint(m[1]); h != "" {
+			return fmt.Errorf("unknown flag -%s: %s", m[1], h)
+		}
 		if best := closest(m[1], flagNames(flags)); best != "" {
 			return fmt.Errorf("unknown flag --%s: did you mean --%s?", m[1], best)
 		}

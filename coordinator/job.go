@@ -40,8 +40,11 @@ type job struct {
 	clientCache int64
 	kernels     int
 	gpfs        bool
-	// filesOf is the kept job whose files this job reads (--reuse).
-	filesOf string
+	// filesOf is the kept job whose files this job reads (--reuse), and
+	// keptThreads how many threads' files it kept (this job may read the
+	// first of them only).
+	filesOf     string
+	keptThreads int
 	// release is the coordinator time the current phase was released at.
 	release int64
 	// memCaps[rank] is the memory the rank may use (see checkPlan).
@@ -239,7 +242,7 @@ func (j *job) setup(ctx context.Context) error {
 		}
 		// The kept files hold the kept job's pattern: read and verify
 		// them with its seed.
-		j.filesOf, j.seed = m.JobID, m.Seed
+		j.filesOf, j.seed, j.keptThreads = m.JobID, m.Seed, m.Threads
 		j.res.Config.ReusedJob = m.JobID
 		j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}

@@ -91,8 +91,13 @@ func (j *job) findKept(ctx context.Context) (wire.Manifest, error) {
 func (j *job) matchKept(m wire.Manifest) error {
 	where := fmt.Sprintf("--reuse: kept job %s", m.JobID)
 	switch {
-	case m.Threads != j.o.Threads:
+	case m.Threads < j.o.Threads:
 		return usagef("%s has %d threads' files, this job runs %d threads", where, m.Threads, j.o.Threads)
+	case m.Threads > j.o.Threads && !j.o.Keep:
+		// Its cleanup would remove the files it read and leave the others
+		// without their manifest.
+		return usagef("%s has %d threads' files, this job runs %d threads and without --keep would remove only theirs: "+
+			"add --keep (IOzone's -w) to read the first %d, or run %d threads", where, m.Threads, j.o.Threads, j.o.Threads, m.Threads)
 	case m.FileSize != j.o.FileSize:
 		return usagef("%s wrote files of %d bytes, this job's are %d (--file-size or --total)", where, m.FileSize, j.o.FileSize)
 	case keptLayout(m) != j.o.Layout:
@@ -102,7 +107,9 @@ func (j *job) matchKept(m wire.Manifest) error {
 	case j.o.Layout == wire.LayoutShared && m.Block != j.o.Block && j.o.Pattern == wire.PatternStrided:
 		return usagef("%s interleaved records of %d bytes, this job's --block is %d", where, m.Block, j.o.Block)
 	}
-	for t := 0; t < m.Threads; t++ {
+	// Fewer threads read the first files, as IOzone's -i1 -t 4 after a
+	// -t 8 write does: thread t reads kept thread t's file.
+	for t := 0; t < j.o.Threads; t++ {
 		if h := j.hostOfThread(t); h != m.Hosts[t] {
 			return usagef("%s ran thread %d on %s, this job places it on %s (the same hosts in the same order are needed)",
 				where, t, m.Hosts[t], h)
@@ -124,6 +131,9 @@ func keptLayout(m wire.Manifest) string {
 // needs to read them: written by rank 0 once every phase succeeded, so a
 // manifest always describes whole files.
 func (j *job) keepManifest(ctx context.Context) error {
+	if j.filesOf != "" && j.keptThreads > j.o.Threads {
+		return nil // the kept manifest describes every file, this job's first ones among them
+	}
 	hosts := make([]string, j.o.Threads)
 	for t := range hosts {
 		hosts[t] = j.hostOfThread(t)

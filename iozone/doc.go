@@ -1,10 +1,12 @@
 // Package iozone is ioswarm's IOzone compatibility layer: it reads IOzone
 // 3.49x command lines for the throughput (-t) and cluster (-+m) subset
 // (Parse), maps them to ioswarm phases and thread counts, and prints
-// IOzone's own report lines (Children see, Parent sees, Min/Max/Avg
-// throughput per process, Min xfer, -C per-child lines and the -R table)
-// computed from ioswarm's per-thread records with IOzone's definitions,
-// followed by ioswarm's own bandwidth over the global window.
+// IOzone 3.489's report stream line for line (WriteHeader, WriteReport,
+// WriteEnd: banner, option lines, Children see, Parent sees, Min/Max/Avg
+// throughput per process, Min xfer, -C per-child lines, the -R table)
+// computed from ioswarm's per-thread records with IOzone's definitions;
+// ioswarm's own figures are printed apart (WriteOwnReport) and all of it
+// is in the JSON (NewResult).
 //
 // The definitions follow iozone.c (throughput_test, thread_write_test,
 // thread_ranread_test, multi_throughput_test); docs/iozone.md says which

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"ioswarm/units"
 )
 
 // IOzone's limits (iozone.c: MAXSTREAMS, MAXBUFFERSIZE and its defaults
@@ -42,6 +44,13 @@ type Command struct {
 	Files          []string
 	Help           bool // -h: print help and do nothing else
 	throughputMode bool // -t, -l or -u seen
+
+	// Settings are the lines IOzone prints for the options at the top of
+	// its report ("\tSetting no_unlink"), in the order the options came.
+	Settings []string
+	// HeaderCount is IOzone's num_child when it prints "Throughput test
+	// with N": the last -t or -l given (1 with -u alone).
+	HeaderCount int
 }
 
 // OptionError is a command line ioswarm cannot run: the option (empty when
@@ -94,6 +103,9 @@ func Parse(args []string) (Command, error) {
 	}
 	if c.Help {
 		return c, nil
+	}
+	if c.HeaderCount == 0 {
+		c.HeaderCount = 1 // -u alone: IOzone starts at 1
 	}
 	if p.sCount > 1 || p.rCount > 1 {
 		opt := "-s"
@@ -175,20 +187,27 @@ func (p *parser) flag(c byte) error {
 	switch c {
 	case 'c':
 		cmd.Close = true
+		cmd.Settings = append(cmd.Settings, "Include close in write timing")
 	case 'e':
 		cmd.Fsync = true
+		cmd.Settings = append(cmd.Settings, "Include fsync in write timing")
 	case 'w':
 		cmd.Keep = true
+		cmd.Settings = append(cmd.Settings, "Setting no_unlink")
 	case 'I':
 		cmd.Direct = true
+		cmd.Settings = append(cmd.Settings, "O_DIRECT feature enabled")
 	case 'O':
 		cmd.OpsPerSec = true
+		cmd.Settings = append(cmd.Settings, "OPS Mode. Output is in operations per second.")
 	case 'x':
 		cmd.NoStonewall = true
+		cmd.Settings = append(cmd.Settings, "Stonewall disabled")
 	case 'C':
 		cmd.PerChild = true
 	case 'R':
 		cmd.Excel = true
+		cmd.Settings = append(cmd.Settings, "Excel chart generation enabled")
 	case 'T':
 		cmd.PosixThreads = true
 	case 'h':
@@ -228,6 +247,7 @@ func (p *parser) value(c byte, val string, attached bool) error {
 		}
 		p.sCount++
 		cmd.FileSize, cmd.FileSizeSet = kb<<10, true
+		cmd.Settings = append(cmd.Settings, fmt.Sprintf("File size set to %d kB", kb))
 	case 'r':
 		kb, err := kilobytes(opt, val)
 		if err != nil {
@@ -242,19 +262,20 @@ func (p *parser) value(c byte, val string, attached bool) error {
 		}
 		p.rCount++
 		cmd.RecordSize, cmd.RecordSizeSet = b, true
+		cmd.Settings = append(cmd.Settings, fmt.Sprintf("Record Size %d kB", b>>10))
 	case 't':
 		n, err := streams(opt, val, defaultThreads)
 		if err != nil {
 			return err
 		}
 		cmd.Threads = append(cmd.Threads, n)
-		cmd.throughputMode = true
+		cmd.throughputMode, cmd.HeaderCount = true, n
 	case 'l':
 		n, err := streams(opt, val, 1)
 		if err != nil {
 			return err
 		}
-		cmd.MinProcs, cmd.throughputMode = n, true
+		cmd.MinProcs, cmd.throughputMode, cmd.HeaderCount = n, true, n
 	case 'u':
 		n, err := streams(opt, val, 1)
 		if err != nil {
@@ -305,12 +326,14 @@ func (p *parser) plus(rest string, attached bool) error {
 	switch rest[0] {
 	case 'n':
 		p.cmd.NoRetest = true
+		p.cmd.Settings = append(p.cmd.Settings, "No retest option selected")
 	case 'm':
 		if p.i >= len(p.args) {
 			return &OptionError{Option: "-+m", Msg: "-+m takes an operand. ( filename )"}
 		}
 		p.cmd.ClientFile = p.args[p.i]
 		p.i++
+		p.cmd.Settings = append(p.cmd.Settings, "Network distribution mode enabled.")
 	default:
 		return unsupported("-+" + rest)
 	}
@@ -328,6 +351,23 @@ func (c *Command) validate() error {
 	}
 	if len(c.Tests) == 0 {
 		return &OptionError{Msg: "give the tests with -i 0, -i 1 or -i 2: without -i IOzone runs all of its throughput tests, most of which ioswarm does not have"}
+	}
+	return nil
+}
+
+// CheckRecords is ioswarm's rule on IOzone's sizes, said in IOzone's
+// terms: a file is a whole number of records. IOzone writes the whole
+// records that fit and leaves out the rest (none at all when -r is above
+// -s), so its figures would describe a smaller file than -s says.
+func (c Command) CheckRecords() error {
+	if c.FileSize%c.RecordSize != 0 {
+		below, above := units.NearestMultiple(c.FileSize, c.RecordSize)
+		alt := fmt.Sprintf("-s %dk", above>>10)
+		if below > 0 {
+			alt = fmt.Sprintf("-s %dk or %s", below>>10, alt)
+		}
+		return &OptionError{Option: "-s", Msg: fmt.Sprintf("%d kB is not a whole number of -r %d kB records (IOzone would leave out the last %d kB)",
+			c.FileSize>>10, c.RecordSize>>10, (c.FileSize%c.RecordSize)>>10), Hint: "use " + alt}
 	}
 	return nil
 }

@@ -130,7 +130,7 @@ func TestParseInvalid(t *testing.T) {
 		{"-i0 -t 1 -Rb out.xls", "iozone option -b: not supported"},
 		{"-i0 -t 1 -+m", "iozone option -+m: -+m takes an operand. ( filename )"},
 		{"-i0 -t 1 -+mhosts", "iozone option -+mhosts: IOzone reads only the letter after -+"},
-		{"-i0 -t 1 -+u", "iozone option -+u: not supported (no equivalent)"},
+		{"-i0 -t 1 -+u", "iozone option -+u: not supported (CPU utilisation is not measured"},
 		{"-i0 -t 1 -s", "iozone option -s: needs a value"},
 		{"-i0 -t 1 /tmp", `iozone option "/tmp": not an option (IOzone would ignore it silently)`},
 		{"-i0 -t 1 -%", "iozone option -%: not an IOzone option"},
@@ -171,5 +171,24 @@ func TestEquivalent(t *testing.T) {
 	want := "ioswarm run --threads 8 --file-size 64GiB --block 16MiB --rand-block 16MiB --phases write --keep --hosts ./threadlist"
 	if got := cmd.Equivalent(8); got != want {
 		t.Errorf("Equivalent:\n got  %s\n want %s", got, want)
+	}
+}
+
+// ioswarm's whole-records rule speaks IOzone: -s and -r in kB, the
+// sizes to use instead as -s values.
+func TestCheckRecords(t *testing.T) {
+	for line, want := range map[string]string{
+		"-i0 -t 2 -s 100k -r 64k": "iozone option -s: 100 kB is not a whole number of -r 64 kB records (IOzone would leave out the last 36 kB) (use -s 64k or -s 128k)",
+		"-i0 -t 1 -r 16m":         "use -s 16384k)",
+		"-i0 -t 2 -s 1m -r 64k":   "",
+	} {
+		c, err := Parse(words(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = c.CheckRecords()
+		if (err == nil) != (want == "") || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("%q: %v, want %q", line, err, want)
+		}
 	}
 }

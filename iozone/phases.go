@@ -122,8 +122,11 @@ IOzone 3.49x options for its throughput and cluster modes:
   -C           one line per child
   -R           IOzone's Excel-style table at the end
   -T           POSIX threads (ioswarm always uses threads)
-  -h           this help
+  -h, --help   this help
 
+stdout holds what IOzone 3.489 prints for the command line, line for line; ioswarm's own figures
+and the equivalent ioswarm run command go to stderr. ioswarm's long flags (--output FILE,
+--format json, --hosts, ...) may be mixed in.
 Any other IOzone option is refused with the closest ioswarm flag.
 See docs/iozone.md for each option's ioswarm run equivalent.
 `

@@ -2,6 +2,7 @@ package iozone
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -26,10 +27,12 @@ var layouts = map[string]layout{
 }
 
 // Style says how to print a Report: IOzone's word for a child ("process",
-// or "thread" with -T) and whether to add the -C per-child lines.
+// or "thread" with -T), whether to add the -C per-child lines, and whether
+// IOzone runs distributed (-+m), where it prints no Parent sees line.
 type Style struct {
-	Threads  bool
-	PerChild bool
+	Threads     bool
+	PerChild    bool
+	Distributed bool
 }
 
 // port is IOzone's word for a child.
@@ -40,16 +43,22 @@ func (s Style) port() string {
 	return "process"
 }
 
-// Write prints r as IOzone prints a test in throughput mode (tabs and
-// widths as in iozone.c), with the Parent sees line IOzone leaves out in
-// cluster mode, then ioswarm's bandwidth (or IOPS with -O) over the
-// global window and why it differs.
+// styleOf is how cmd's report looks.
+func styleOf(cmd Command) Style {
+	return Style{Threads: cmd.PosixThreads, PerChild: cmd.PerChild, Distributed: cmd.Distributed()}
+}
+
+// Write prints r's lines as IOzone prints a test in throughput mode (tabs
+// and widths as in iozone.c) and nothing else: Parent sees only where
+// IOzone prints it, the -C lines with PerChild.
 func (r Report) Write(w io.Writer, s Style) error {
 	b := bufio.NewWriter(w)
 	l := layouts[r.Label]
 	n := fmt.Sprintf(l.count, r.Children)
-	fmt.Fprintf(b, "\n\tChildren see throughput for %s %s%s%10.2f %s/sec\n", n, r.Label, l.sep, r.ChildrenSee, r.Unit)
-	fmt.Fprintf(b, "\tParent sees throughput for %s %s%s%10.2f %s/sec\n", n, r.Label, l.sep, r.ParentSees, r.Unit)
+	fmt.Fprintf(b, "\tChildren see throughput for %s %s%s%10.2f %s/sec\n", n, r.Label, l.sep, r.ChildrenSee, r.Unit)
+	if !s.Distributed {
+		fmt.Fprintf(b, "\tParent sees throughput for %s %s%s%10.2f %s/sec\n", n, r.Label, l.sep, r.ParentSees, r.Unit)
+	}
 	fmt.Fprintf(b, "\tMin throughput per %s \t\t\t= %10.2f %s/sec \n", s.port(), r.Min, r.Unit)
 	fmt.Fprintf(b, "\tMax throughput per %s \t\t\t= %10.2f %s/sec\n", s.port(), r.Max, r.Unit)
 	fmt.Fprintf(b, "\tAvg throughput per %s \t\t\t= %10.2f %s/sec\n", s.port(), r.Avg, r.Unit)
@@ -59,18 +68,29 @@ func (r Report) Write(w io.Writer, s Style) error {
 			fmt.Fprintf(b, "\tChild[%d] xfer count = %10.2f %s, Throughput = %10.2f %s/sec\n", i, c.Xfer, r.Unit, c.Throughput, r.Unit)
 		}
 	}
-	r.writeOwn(b)
 	return b.Flush()
 }
 
-// writeOwn prints ioswarm's figure below IOzone's lines.
-func (r Report) writeOwn(b *bufio.Writer) {
+// WriteOwn prints ioswarm's figure for r and why it differs from
+// IOzone's: lines no IOzone pattern matches, for stderr.
+func (r Report) WriteOwn(w io.Writer) error {
+	b := bufio.NewWriter(w)
 	if r.Unit == "ops" {
-		fmt.Fprintf(b, "\tioswarm IOPS, global window \t\t\t= %10.2f ops/sec\n", r.IOPS)
+		fmt.Fprintf(b, "ioswarm %s: IOPS over the global window %.2f ops/s\n", r.Phase, r.IOPS)
 	} else {
-		fmt.Fprintf(b, "\tioswarm bandwidth, global window \t\t= %10.2f kB/sec (%s, %s)\n",
-			r.Bandwidth/1024, units.FormatRate(r.Bandwidth), units.FormatRateGiB(r.Bandwidth))
+		fmt.Fprintf(b, "ioswarm %s: bandwidth over the global window %.2f kB/s (%s, %s)\n",
+			r.Phase, r.Bandwidth/1024, units.FormatRate(r.Bandwidth), units.FormatRateGiB(r.Bandwidth))
 	}
+	fmt.Fprintf(b, "  (%s)\n", r.Explanation())
+	if r.CacheNote != "" {
+		fmt.Fprintf(b, "  note: the stonewalled %s lines count bytes still in the page cache when the first child ended "+
+			"(IOzone -e would have fsynced them inside its time); hold -x or the global figure against storage\n", r.Phase)
+	}
+	return b.Flush()
+}
+
+// Explanation says how ioswarm's figure differs from IOzone's lines.
+func (r Report) Explanation() string {
 	how := "every child's own time, stopped at the first child's end"
 	if !r.Stonewall {
 		how = "every child's own time"
@@ -79,28 +99,57 @@ func (r Report) writeOwn(b *bufio.Writer) {
 	if r.Unit == "ops" {
 		what = "operations"
 	}
-	fmt.Fprintf(b, "\t(ioswarm's figure is all %s over latest end - earliest start, open and close inside: "+
-		"what the filesystem delivered to the job; IOzone's Children see adds per-child rates over %s)\n", what, how)
-	if r.CacheNote != "" {
-		fmt.Fprintf(b, "\tnote: the stonewalled lines count bytes still in the page cache when the first child ended "+
-			"(IOzone -e would have fsynced them inside its time); hold -x or the global figure against storage\n")
-	}
+	return fmt.Sprintf("all %s over latest end - earliest start, open and close inside: what the filesystem delivered "+
+		"to the job; IOzone's Children see adds per-child rates over %s", what, how)
 }
 
-// WriteReport prints IOzone's header and, for every phase of job that is
-// an IOzone test, its lines as Lines and Report.Write make them, with the
-// command's -x, -O, -C and -T.
+// WriteReport prints one job (one thread count) as IOzone's
+// throughput_test does: the file and record size, then each test it ran,
+// in IOzone's order, each after an empty line ("Test running:" with -+m),
+// and the end of the job ("Test cleanup:" with -+m unless -w).
 func WriteReport(w io.Writer, job *result.Job, cmd Command) error {
-	s := Style{Threads: cmd.PosixThreads, PerChild: cmd.PerChild}
-	port := s.port()
-	plural := port
-	if job.Config.Threads != 1 {
-		plural = map[string]string{"process": "processes", "thread": "threads"}[port]
-	}
-	if _, err := fmt.Fprintf(w, "\tThroughput test with %d %s\n\tEach %s writes a %d kByte file in %d kByte records\n",
-		job.Config.Threads, plural, port, job.Config.FileSize>>10, recordSize(job, cmd)>>10); err != nil {
+	s := styleOf(cmd)
+	b := bufio.NewWriter(w)
+	fmt.Fprintf(b, "\tEach %s writes a %d kByte file in %d kByte records\n", s.port(), job.Config.FileSize>>10, recordSize(job, cmd)>>10)
+	reports, err := jobReports(job, cmd)
+	if err != nil {
 		return err
 	}
+	for _, r := range reports {
+		b.WriteString("\n")
+		if s.Distributed {
+			b.WriteString("\tTest running:\n")
+		}
+		if err := r.Write(b, s); err != nil {
+			return err
+		}
+	}
+	if s.Distributed && !cmd.Keep {
+		b.WriteString("\n\tTest cleanup:")
+	}
+	b.WriteString("\n\n")
+	return b.Flush()
+}
+
+// WriteOwnReport prints ioswarm's own figures for every IOzone test of
+// job, for stderr.
+func WriteOwnReport(w io.Writer, job *result.Job, cmd Command) error {
+	reports, err := jobReports(job, cmd)
+	if err != nil {
+		return err
+	}
+	for _, r := range reports {
+		if err := r.WriteOwn(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jobReports computes IOzone's lines for every phase of job that is an
+// IOzone test, in the job's order, with the command's -x and -O.
+func jobReports(job *result.Job, cmd Command) ([]Report, error) {
+	var out []Report
 	for i := range job.Phases {
 		p := &job.Phases[i]
 		if _, ok := testFor(p.Name); !ok {
@@ -108,13 +157,11 @@ func WriteReport(w io.Writer, job *result.Job, cmd Command) error {
 		}
 		r, err := Lines(p, !cmd.NoStonewall, cmd.OpsPerSec)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := r.Write(w, s); err != nil {
-			return err
-		}
+		out = append(out, r)
 	}
-	return nil
+	return out, nil
 }
 
 // recordSize is the -r the job ran with: the command's, else the job's
@@ -127,9 +174,14 @@ func recordSize(job *result.Job, cmd Command) int64 {
 }
 
 // WriteExcel prints the table IOzone prints at the end with -R: one row
-// per test run, one column per job (thread count) holding that test's
-// Children see throughput, in IOzone's layout.
+// per line of IOzone's table (ExcelRows), one column per job (thread
+// count) holding that test's Children see, in IOzone's layout: each cell
+// " %10.2f ", each row followed by an empty line.
 func WriteExcel(w io.Writer, jobs []*result.Job, cmd Command) error {
+	rows, err := ExcelRows(jobs, cmd)
+	if err != nil {
+		return err
+	}
 	b := bufio.NewWriter(w)
 	unit := "kBytes/sec"
 	if cmd.OpsPerSec {
@@ -139,66 +191,101 @@ func WriteExcel(w io.Writer, jobs []*result.Job, cmd Command) error {
 	if len(jobs) > 0 {
 		rec = recordSize(jobs[0], cmd)
 	}
-	fmt.Fprintf(b, "\n\"Throughput report Y-axis is type of test X-axis is number of processes\"\n")
+	fmt.Fprintf(b, "\n\"Throughput report Y-axis is type of test X-axis is number of %s\"\n", cmd.port(true))
 	fmt.Fprintf(b, "\"Record size = %d kBytes \"\n\"Output is in %s\"\n\n", rec>>10, unit)
-	for _, t := range tests {
-		values, ran, err := rowValues(jobs, t.phase, cmd)
-		if err != nil {
-			return err
+	for _, row := range rows {
+		fmt.Fprintf(b, "\"%15s \"", row.Test)
+		for _, v := range row.Values {
+			fmt.Fprintf(b, " %10.2f ", v)
 		}
-		if !ran {
-			continue
-		}
-		fmt.Fprintf(b, "\"%15s \"", t.row)
-		for _, v := range values {
-			fmt.Fprintf(b, " %10.2f", v)
-		}
-		b.WriteString(" \n\n")
+		b.WriteString("\n\n")
 	}
 	return b.Flush()
 }
 
+// ExcelRow is one row of IOzone's -R table: its label and one Children
+// see value per job (0 where IOzone did not run the test).
+type ExcelRow struct {
+	Test   string    `json:"test"`
+	Values []float64 `json:"values"`
+}
+
+// ExcelRows are the rows IOzone's -R table has for cmd, as its
+// throughput_test fills them: "Initial write" always (0 without -i0),
+// then "Rewrite" (0 with -+n), or without -i0 a row with no label and 0;
+// with -i1 "Read" and "Re-read" (0 with -+n); with -i2 "Random read" and
+// "Random write". Spreadsheets that import the table by position rely
+// on these rows being there.
+func ExcelRows(jobs []*result.Job, cmd Command) ([]ExcelRow, error) {
+	var rows []ExcelRow
+	add := func(label, phase string) error {
+		values, err := rowValues(jobs, phase, cmd)
+		rows = append(rows, ExcelRow{Test: label, Values: values})
+		return err
+	}
+	var err error
+	switch {
+	case cmd.selects(0):
+		err = errors.Join(add("Initial write", "write"), add("Rewrite", "rewrite"))
+	default:
+		err = errors.Join(add("Initial write", ""), add("", ""))
+	}
+	if cmd.selects(1) {
+		err = errors.Join(err, add("Read", "read"), add("Re-read", "reread"))
+	}
+	if cmd.selects(2) {
+		err = errors.Join(err, add("Random read", "randread"), add("Random write", "randwrite"))
+	}
+	return rows, err
+}
+
 // rowValues is one -R row: Children see of phase in each job (the first
-// iteration), 0 where a job did not run it; ran reports whether one did.
-func rowValues(jobs []*result.Job, phase string, cmd Command) ([]float64, bool, error) {
+// iteration), 0 where a job did not run it.
+func rowValues(jobs []*result.Job, phase string, cmd Command) ([]float64, error) {
 	values := make([]float64, len(jobs))
-	ran := false
 	for i, job := range jobs {
 		for k := range job.Phases {
-			if job.Phases[k].Name != phase {
+			if phase == "" || job.Phases[k].Name != phase {
 				continue
 			}
 			r, err := Lines(&job.Phases[k], !cmd.NoStonewall, cmd.OpsPerSec)
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
-			values[i], ran = r.ChildrenSee, true
+			values[i] = r.ChildrenSee
 			break
 		}
 	}
-	return values, ran, nil
+	return values, nil
 }
 
-// WriteAll prints every job's report, then with -R the table over all of
-// them, as IOzone prints its tests for each thread count and the table
-// once at the end.
+// WriteAll prints what IOzone prints after its header for jobs, one per
+// thread count: each job's tests, the -R table over all of them, and
+// the closing line.
 func WriteAll(w io.Writer, jobs []*result.Job, cmd Command) error {
 	for _, job := range jobs {
 		if err := WriteReport(w, job, cmd); err != nil {
 			return err
 		}
-		if _, err := io.WriteString(w, "\n"); err != nil {
+	}
+	return WriteEnd(w, jobs, cmd)
+}
+
+// WriteEnd prints what IOzone prints after its last test: the -R table
+// (with -R) and "iozone test complete.".
+func WriteEnd(w io.Writer, jobs []*result.Job, cmd Command) error {
+	if cmd.Excel {
+		if err := WriteExcel(w, jobs, cmd); err != nil {
 			return err
 		}
 	}
-	if cmd.Excel {
-		return WriteExcel(w, jobs, cmd)
-	}
-	return nil
+	return WriteComplete(w)
 }
 
-// Equivalent returns the ioswarm run flags that correspond to cmd for a
-// thread count, for the header of ioswarm iozone and for docs.
+// Equivalent returns `ioswarm run` with the flags the IOzone options map
+// to (RunArgs) at a thread count, for docs. The iozone command prints the
+// whole line it runs, which adds IOzone's habits beyond the options
+// (every random operation, reads on the writing node, kept files).
 func (c Command) Equivalent(threads int) string {
 	args, err := c.RunArgs(threads)
 	if err != nil {

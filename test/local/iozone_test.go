@@ -1,13 +1,17 @@
 package local
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"ioswarm/figures"
+	"ioswarm/iozone"
+	"ioswarm/report"
 	"ioswarm/result"
 )
 
@@ -30,7 +34,7 @@ func TestIOzoneWriteThenReadAsTwoCommands(t *testing.T) {
 	if strings.Contains(stdout, "rewriters") {
 		t.Errorf("-+n ran the rewrite:\n%s", stdout)
 	}
-	written := loadResult(t, out1)
+	written := loadIOzoneJob(t, out1)
 	if written.Config.ReadShift != 0 || written.Config.FileSize != 8<<20 || written.Config.BlockSize != 1<<20 || !written.Config.Keep {
 		t.Errorf("config %+v", written.Config)
 	}
@@ -44,7 +48,7 @@ func TestIOzoneWriteThenReadAsTwoCommands(t *testing.T) {
 	if !strings.Contains(stdout, "Children see throughput for  4 readers") {
 		t.Errorf("read report:\n%s", stdout)
 	}
-	read := loadResult(t, out2)
+	read := loadIOzoneJob(t, out2)
 	if read.Config.ReusedJob != written.JobID {
 		t.Errorf("the read did not reuse job %s: %q", written.JobID, read.Config.ReusedJob)
 	}
@@ -58,10 +62,49 @@ func TestIOzoneWriteThenReadAsTwoCommands(t *testing.T) {
 		t.Errorf("the read changed the kept files:\nbefore %v\nafter  %v", before, after)
 	}
 
-	// A second read with another -s names the difference.
-	if _, stderr, code := runIn(t, dir, "iozone", "-i1", "-r", "1M", "-s", "16m", "-t", "4"); code != 2 || !strings.Contains(stderr, "wrote files of 8388608 bytes") {
+	// A second read with another -s names the difference in IOzone's
+	// terms: its option and sizes in kB.
+	if _, stderr, code := runIn(t, dir, "iozone", "-i1", "-r", "1M", "-s", "16m", "-t", "4"); code != 2 ||
+		!strings.Contains(stderr, "iozone -s 16384 kB") || !strings.Contains(stderr, "are 8192 kB") {
 		t.Errorf("-s mismatch: exit %d\n%s", code, stderr)
 	}
+}
+
+// loadIOzone reads ioswarm iozone's JSON, checking that each job in it
+// is a result file any reader of results accepts.
+func loadIOzone(t *testing.T, path string) *iozone.Result {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res iozone.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for i, run := range res.Runs {
+		if run.Job == nil {
+			t.Fatalf("%s: run %d has no job", path, i)
+		}
+		raw, err := json.Marshal(run.Job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := report.LoadJob(bytes.NewReader(raw), path); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	return &res
+}
+
+// loadIOzoneJob is the job of a one-thread-count ioswarm iozone JSON.
+func loadIOzoneJob(t *testing.T, path string) *result.Job {
+	t.Helper()
+	res := loadIOzone(t, path)
+	if len(res.Runs) != 1 {
+		t.Fatalf("%s: %d runs, want 1", path, len(res.Runs))
+	}
+	return res.Runs[0].Job
 }
 
 func TestIOzoneRefusesWhatItCannotRun(t *testing.T) {
@@ -72,7 +115,7 @@ func TestIOzoneRefusesWhatItCannotRun(t *testing.T) {
 	}{
 		{[]string{"iozone", "-i0", "-t", "2", "-q", "4k"}, "-q"},
 		{[]string{"iozone", "-i0", "-t", "2", "-s", "8m", "-r", "1m", "-b", "out.xls"}, "-b"},
-		{[]string{"iozone", "-i1", "-t", "2", "-s", "8m", "-r", "1m"}, "no kept job"},
+		{[]string{"iozone", "-i1", "-t", "2", "-s", "8m", "-r", "1m"}, "add -w to the write command"},
 	}
 	for _, c := range cases {
 		_, stderr, code := runIn(t, dir, c.args...)
@@ -101,15 +144,86 @@ func TestIOzoneProcessRange(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	var jobs []*result.Job
-	data, err := os.ReadFile(out)
-	if err != nil || json.Unmarshal(data, &jobs) != nil || len(jobs) != 2 {
-		t.Fatalf("--output holds %d jobs (%v)", len(jobs), err)
-	}
-	if jobs[0].Config.Threads != 1 || jobs[1].Config.Threads != 2 {
-		t.Errorf("threads %d, %d", jobs[0].Config.Threads, jobs[1].Config.Threads)
+	res := loadIOzone(t, out)
+	if len(res.Runs) != 2 || res.Runs[0].Job.Config.Threads != 1 || res.Runs[1].Job.Config.Threads != 2 {
+		t.Fatalf("--output holds %d runs, want one job for -l 1 and one for -u 2", len(res.Runs))
 	}
 	if !strings.Contains(stdout, "Throughput report") {
 		t.Errorf("-R table missing:\n%s", stdout)
+	}
+}
+
+// The equivalent `ioswarm run` line on stderr, run as printed, is the
+// same job: the same workload in the config, the kept files read back.
+func TestIOzoneEquivalentRunIsTheSameJob(t *testing.T) {
+	dir := t.TempDir()
+	for _, line := range []string{"-i0 -c -e -w -r 64k -s 1m -t 2 -+n", "-i1 -i2 -w -r 64k -s 1m -t 2 -+n"} {
+		out := filepath.Join(t.TempDir(), "iozone.json")
+		_, stderr, code := runIn(t, dir, append(append([]string{"iozone"}, strings.Fields(line)...), "--output", out)...)
+		if code != 0 {
+			t.Fatalf("iozone %s: exit %d\n%s", line, code, stderr)
+		}
+		const mark = "ran the same job as: ioswarm "
+		i := strings.Index(stderr, mark)
+		if i < 0 {
+			t.Fatalf("iozone %s: no equivalent line on stderr:\n%s", line, stderr)
+		}
+		equivalent := strings.Fields(strings.SplitN(stderr[i+len(mark):], "\n", 2)[0])
+		runOut := filepath.Join(t.TempDir(), "run.json")
+		_, stderr, code = runIn(t, dir, append(equivalent, "--output", runOut)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", strings.Join(equivalent, " "), code, stderr)
+		}
+		a, b := loadIOzoneJob(t, out).Config, loadResult(t, runOut).Config
+		same := a.Threads == b.Threads && a.FileSize == b.FileSize && a.BlockSize == b.BlockSize &&
+			a.RandBlockSize == b.RandBlockSize && strings.Join(a.Phases, ",") == strings.Join(b.Phases, ",") &&
+			a.Fsync == b.Fsync && a.Keep == b.Keep && a.ReadShift == b.ReadShift && a.ReusedJob == b.ReusedJob
+		if !same {
+			t.Errorf("iozone %s and %s ran different jobs:\n%+v\n%+v", line, strings.Join(equivalent, " "), a, b)
+		}
+	}
+}
+
+// A read with a smaller -t than the write reads the first -t kept files,
+// as IOzone does; without -w it would leave the rest orphaned, and is
+// refused in IOzone's terms.
+func TestIOzoneReadsTheFirstKeptFiles(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := runIn(t, dir, "iozone", "-i0", "-w", "-r", "64k", "-s", "1m", "-t", "4", "-+n"); code != 0 {
+		t.Fatalf("write: exit %d\n%s", code, stderr)
+	}
+	kept := dirEntries(t, dir)
+	if len(kept) != 1 {
+		t.Fatalf("kept %v, want one job directory", kept)
+	}
+	jobDir := filepath.Join(dir, kept[0])
+	before := fileIDs(t, jobDir)
+	out := filepath.Join(t.TempDir(), "r.json")
+	if _, stderr, code := runIn(t, dir, "iozone", "-i1", "-w", "-r", "64k", "-s", "1m", "-t", "2", "-+n", "--verify", "--output", out); code != 0 {
+		t.Fatalf("-i1 -t 2: exit %d\n%s", code, stderr)
+	}
+	read := loadIOzoneJob(t, out)
+	if len(read.Phases) != 1 || len(read.Phases[0].Threads) != 2 || !read.Phases[0].Verified {
+		t.Fatalf("phases %+v", read.Phases)
+	}
+	for _, th := range read.Phases[0].Threads {
+		// Files are named relative to the working directory, IOzone's.
+		if want := filepath.Join(kept[0], fmt.Sprintf("t%d.dat", th.Thread)); !strings.HasSuffix(th.File, want) {
+			t.Errorf("thread %d read %s, want the kept %s", th.Thread, th.File, want)
+		}
+	}
+	if after := fileIDs(t, jobDir); !equalIDs(before, after) {
+		t.Errorf("the read changed the kept files:\nbefore %v\nafter  %v", before, after)
+	}
+	// All four are still readable: the manifest still names them.
+	if _, stderr, code := runIn(t, dir, "iozone", "-i1", "-w", "-r", "64k", "-s", "1m", "-t", "4", "-+n"); code != 0 {
+		t.Errorf("-i1 -t 4 after -t 2: exit %d\n%s", code, stderr)
+	}
+	_, stderr, code := runIn(t, dir, "iozone", "-i1", "-r", "64k", "-s", "1m", "-t", "2", "-+n")
+	if code != 2 || !strings.Contains(stderr, "add -w to read the first 2") {
+		t.Errorf("-i1 -t 2 without -w: exit %d\n%s", code, stderr)
+	}
+	if after := fileIDs(t, jobDir); !equalIDs(before, after) {
+		t.Errorf("a refused read changed the kept files")
 	}
 }

@@ -1,12 +1,18 @@
 package slurmrun
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"ioswarm/figures"
+	"ioswarm/iozone"
+	"ioswarm/report"
+	"ioswarm/result"
 	"ioswarm/test/harness"
 )
 
@@ -23,7 +29,7 @@ func TestIOzoneWriteThenReadThroughSrun(t *testing.T) {
 		"--remote-bin", e.shared, "--output", w)
 	e.salloc(ctx, t, data, "-N4", e.shared, "iozone", "-i1", "-c", "-e", "-r", "1M", "-s", "2m", "-t", "4", "-+n",
 		"--remote-bin", e.shared, "--verify", "--output", r)
-	written, read := harness.LoadResult(t, w), harness.LoadResult(t, r)
+	written, read := loadIOzoneJob(t, w), loadIOzoneJob(t, r)
 	if written.Launcher != "srun" || read.Launcher != "srun" {
 		t.Errorf("launchers %q and %q, want srun", written.Launcher, read.Launcher)
 	}
@@ -38,4 +44,27 @@ func TestIOzoneWriteThenReadThroughSrun(t *testing.T) {
 		t.Errorf("left in %s: %v", data, left)
 	}
 	e.waitNoLeftovers(t, 5*time.Second)
+}
+
+// loadIOzoneJob is the one job in an ioswarm iozone JSON of one thread
+// count, read with the checks every reader of result files applies.
+func loadIOzoneJob(t *testing.T, path string) *result.Job {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res iozone.Result
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Runs) != 1 || res.Runs[0].Job == nil {
+		t.Fatalf("%s: want one run with its job (%v)", path, err)
+	}
+	raw, err := json.Marshal(res.Runs[0].Job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := report.LoadJob(bytes.NewReader(raw), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return job
 }

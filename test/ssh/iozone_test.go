@@ -1,6 +1,8 @@
 package ssh
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,9 @@ import (
 	"time"
 
 	"ioswarm/figures"
+	"ioswarm/iozone"
+	"ioswarm/report"
+	"ioswarm/result"
 	"ioswarm/test/harness"
 )
 
@@ -46,7 +51,23 @@ func TestIOzoneSeedCommandsOverAThreadlist(t *testing.T) {
 		if i == 2 && !strings.Contains(res.Stdout, "ops/sec") {
 			t.Errorf("-O report is not in ops/sec:\n%s", res.Stdout)
 		}
-		job := harness.LoadResult(t, out)
+		// IOzone's -+m stream: each test after "Test running:", no Parent
+		// sees, no "Test cleanup:" with -w, one closing line; ioswarm's
+		// own figures only on stderr.
+		// The counts are real IOzone 3.489's for these lines with -+m.
+		tests := []int{1, 1, 2}[i]
+		kB, ops := []int{4, 4, 0}[i], []int{0, 0, 8}[i]
+		for pattern, want := range map[string]int{"Children see": tests, "Test running:": tests, "Min xfer": tests,
+			"kB/sec": kB, "ops/sec": ops, "Parent sees": 0, "Test cleanup:": 0, "Network distribution mode enabled.": 1,
+			"iozone test complete.": 1, "global window": 0} {
+			if got := strings.Count(res.Stdout, pattern); got != want {
+				t.Errorf("seed %d: %d lines with %q, IOzone prints %d:\n%s", i, got, pattern, want, res.Stdout)
+			}
+		}
+		if !strings.Contains(res.Stderr, "global window") {
+			t.Errorf("seed %d: ioswarm's own figure is not on stderr:\n%s", i, res.Stderr)
+		}
+		job := loadIOzoneJob(t, out)
 		if err := figures.Check(job); err != nil {
 			t.Errorf("seed %d: figures do not recompute: %v", i, err)
 		}
@@ -77,4 +98,27 @@ func TestIOzoneSeedCommandsOverAThreadlist(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitNothingLeft(t, 5*time.Second)
+}
+
+// loadIOzoneJob is the one job in an ioswarm iozone JSON of one thread
+// count, read with the checks every reader of result files applies.
+func loadIOzoneJob(t *testing.T, path string) *result.Job {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res iozone.Result
+	if err := json.Unmarshal(data, &res); err != nil || len(res.Runs) != 1 || res.Runs[0].Job == nil {
+		t.Fatalf("%s: want one run with its job (%v)", path, err)
+	}
+	raw, err := json.Marshal(res.Runs[0].Job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := report.LoadJob(bytes.NewReader(raw), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return job
 }

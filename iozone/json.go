@@ -1,0 +1,110 @@
+package iozone
+
+import (
+	"encoding/json"
+	"io"
+
+	"ioswarm/result"
+)
+
+// Result is what ioswarm iozone writes as JSON (--format json, --output):
+// one shape for any number of thread counts. Every value of IOzone's
+// report lines, the -R table's rows, and each thread count's whole
+// ioswarm result (every record the lines come from) beside them.
+type Result struct {
+	IOzoneVersion string      `json:"iozone_version"` // the IOzone whose lines these are
+	CommandLine   string      `json:"command_line"`
+	Unit          string      `json:"unit"`      // "kB" (kB/sec) or "ops" (ops/sec, -O)
+	Stonewall     bool        `json:"stonewall"` // false with -x
+	Distributed   bool        `json:"distributed"`
+	RecordKB      int64       `json:"record_kb"`
+	Runs          []RunResult `json:"runs"`
+	ExcelRows     []ExcelRow  `json:"excel_rows"` // -R's rows, whether or not -R was given
+}
+
+// RunResult is one thread count: IOzone's lines for each test it ran and
+// ioswarm's result of that job.
+type RunResult struct {
+	Threads int          `json:"threads"`
+	Tests   []TestResult `json:"tests"`
+	Job     *result.Job  `json:"job"`
+}
+
+// TestResult holds the values of one test's IOzone lines, with rates in
+// Unit per second, and ioswarm's own figures over the global window.
+type TestResult struct {
+	Test        string        `json:"test"`  // IOzone's name in its lines ("initial writers")
+	Row         string        `json:"row"`   // its -R row ("Initial write")
+	Phase       string        `json:"phase"` // ioswarm's phase
+	Iteration   int           `json:"iteration"`
+	Children    int           `json:"children"`
+	ChildrenSee float64       `json:"children_see"`
+	ParentSees  float64       `json:"parent_sees"` // computed even where IOzone (-+m) does not print it
+	Min         float64       `json:"min_throughput"`
+	Max         float64       `json:"max_throughput"`
+	Avg         float64       `json:"avg_throughput"`
+	MinXfer     float64       `json:"min_xfer"`
+	Child       []ChildResult `json:"child"` // the -C lines, in child order
+
+	// ioswarm's own figures: bytes/s and operations/s over the global window.
+	Bandwidth float64 `json:"ioswarm_bandwidth"`
+	IOPS      float64 `json:"ioswarm_iops"`
+	Note      string  `json:"ioswarm_note"` // how ioswarm's figure differs from the lines
+	CacheNote string  `json:"cache_note,omitempty"`
+}
+
+// ChildResult is one -C line.
+type ChildResult struct {
+	Xfer       float64 `json:"xfer"`
+	Throughput float64 `json:"throughput"`
+}
+
+// NewResult gathers the IOzone lines of every job of cmd.
+func NewResult(cmd Command, commandLine string, jobs []*result.Job) (*Result, error) {
+	r := &Result{IOzoneVersion: Version, CommandLine: commandLine, Unit: "kB", Stonewall: !cmd.NoStonewall,
+		Distributed: cmd.Distributed(), RecordKB: cmd.RecordSize >> 10, Runs: []RunResult{}}
+	if cmd.OpsPerSec {
+		r.Unit = "ops"
+	}
+	if len(jobs) > 0 {
+		r.RecordKB = recordSize(jobs[0], cmd) >> 10
+	}
+	for _, job := range jobs {
+		run := RunResult{Threads: job.Config.Threads, Tests: []TestResult{}, Job: job}
+		for i := range job.Phases {
+			p := &job.Phases[i]
+			if _, ok := testFor(p.Name); !ok {
+				continue
+			}
+			l, err := Lines(p, !cmd.NoStonewall, cmd.OpsPerSec)
+			if err != nil {
+				return nil, err
+			}
+			run.Tests = append(run.Tests, testResult(l, p.Iteration))
+		}
+		r.Runs = append(r.Runs, run)
+	}
+	rows, err := ExcelRows(jobs, cmd)
+	if err != nil {
+		return nil, err
+	}
+	r.ExcelRows = rows
+	return r, nil
+}
+
+func testResult(l Report, iteration int) TestResult {
+	t := TestResult{Test: l.Label, Row: l.Row, Phase: l.Phase, Iteration: iteration, Children: l.Children,
+		ChildrenSee: l.ChildrenSee, ParentSees: l.ParentSees, Min: l.Min, Max: l.Max, Avg: l.Avg, MinXfer: l.MinXfer,
+		Child: []ChildResult{}, Bandwidth: l.Bandwidth, IOPS: l.IOPS, Note: l.Explanation(), CacheNote: l.CacheNote}
+	for _, c := range l.Child {
+		t.Child = append(t.Child, ChildResult{Xfer: c.Xfer, Throughput: c.Throughput})
+	}
+	return t
+}
+
+// WriteJSON writes r indented, as ioswarm's other JSON files are.
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
