@@ -1,7 +1,9 @@
 package iozone
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 
 	"ioswarm/result"
@@ -102,9 +104,52 @@ func testResult(l Report, iteration int) TestResult {
 	return t
 }
 
-// WriteJSON writes r indented, as ioswarm's other JSON files are.
+// WriteJSON writes r as ioswarm's result file of the first thread
+// count, with every IOzone line's value (and every thread count's job)
+// under "iozone": one shape for any number of -t, and a file that
+// scripts, compare and plot read as they read `ioswarm run --output`,
+// as they did when ioswarm iozone wrote only the job.
 func (r *Result) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	head := []byte("{}")
+	if len(r.Runs) > 0 && r.Runs[0].Job != nil {
+		var err error
+		if head, err = json.Marshal(r.Runs[0].Job); err != nil {
+			return err
+		}
+	}
+	lines, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	// The job's object, its closing brace replaced by the "iozone" member.
+	var raw bytes.Buffer
+	raw.Write(bytes.TrimSuffix(bytes.TrimSpace(head), []byte("}")))
+	if len(bytes.TrimSpace(head)) > 2 {
+		raw.WriteByte(',')
+	}
+	raw.WriteString(`"iozone":`)
+	raw.Write(lines)
+	raw.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, raw.Bytes(), "", "  "); err != nil {
+		return err
+	}
+	out.WriteByte('\n')
+	_, err = w.Write(out.Bytes())
+	return err
+}
+
+// ReadResult reads what WriteJSON wrote: the IOzone lines and every
+// thread count's job.
+func ReadResult(data []byte) (*Result, error) {
+	var file struct {
+		IOzone *Result `json:"iozone"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		return nil, err
+	}
+	if file.IOzone == nil {
+		return nil, errors.New("no \"iozone\" member: not a file of ioswarm iozone")
+	}
+	return file.IOzone, nil
 }

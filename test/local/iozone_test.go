@@ -78,8 +78,8 @@ func loadIOzone(t *testing.T, path string) *iozone.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res iozone.Result
-	if err := json.Unmarshal(data, &res); err != nil {
+	res, err := iozone.ReadResult(data)
+	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	for i, run := range res.Runs {
@@ -94,7 +94,7 @@ func loadIOzone(t *testing.T, path string) *iozone.Result {
 			t.Fatalf("run %d: %v", i, err)
 		}
 	}
-	return &res
+	return res
 }
 
 // loadIOzoneJob is the job of a one-thread-count ioswarm iozone JSON.

@@ -108,8 +108,8 @@ func loadIOzoneJob(t *testing.T, path string) *result.Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res iozone.Result
-	if err := json.Unmarshal(data, &res); err != nil || len(res.Runs) != 1 || res.Runs[0].Job == nil {
+	res, err := iozone.ReadResult(data)
+	if err != nil || len(res.Runs) != 1 || res.Runs[0].Job == nil {
 		t.Fatalf("%s: want one run with its job (%v)", path, err)
 	}
 	raw, err := json.Marshal(res.Runs[0].Job)
