@@ -5,7 +5,7 @@
 //
 // It does no I/O on the benchmark files itself, and it reaches the ranks
 // only through messages: it imports barrier (the transport), wire (the
-// messages), launcher, clock, figures, histogram, hostlist (to name many
+// messages), launcher, clientcache, clock, figures, histogram, hostlist (to name many
 // nodes in one error), internal/usage, nodefacts, resplan (the resource
 // plan), result, selfbin and units, never rank (internal/importrules checks it).
 package coordinator

@@ -7,7 +7,8 @@
 // shift when other packages change their formatting.
 //
 // This package imports the standard library and ioswarm/result,
-// figures, histogram, nodefacts (its rule for counting cache memory),
+// clientcache (the client caches it names), figures, histogram, nodefacts
+// (its rule for counting cache memory),
 // units and wire (the phase names); it must not import rank, barrier or
 // launcher.
 package report

@@ -5,7 +5,7 @@
 // sides build and read their messages from these types only, so a
 // change to the contract is a change to this package.
 //
-// It holds declarations and small pure functions. It imports nodefacts
-// and result (whose types travel in replies) and the standard library,
+// It holds declarations and small pure functions. It imports clientcache,
+// nodefacts and result (whose types travel in replies) and the standard library,
 // nothing else: no transport, no engine (internal/importrules checks it).
 package wire
