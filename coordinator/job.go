@@ -38,11 +38,14 @@ type job struct {
 	facts       []nodefacts.Facts
 	clientCache int64
 	kernels     int
-	gpfs        bool
 	// filesOf is the kept job whose files this job reads (--reuse).
 	filesOf string
 	// release is the coordinator time the current phase was released at.
 	release int64
+	// cold is who touched which file, for reads that stay cold.
+	cold coldReads
+	// kept is the manifest of the kept job this job reuses.
+	kept wire.Manifest
 }
 
 // Run starts ranks for w (as many as its threads need), runs it and
@@ -177,6 +180,9 @@ func (j *job) run(ctx context.Context) error {
 				return fmt.Errorf("phase %s: %w", name, err)
 			}
 			j.res.Phases = append(j.res.Phases, p)
+			if err := j.recordReuse(ctx, wire.Phase(name)); err != nil {
+				return err
+			}
 		}
 	}
 	j.res.Summary = figures.Summarize(j.res.Phases)
@@ -213,10 +219,9 @@ func (j *job) setup(ctx context.Context) error {
 	}
 	j.facts = facts
 	j.dropper = j.droppers(facts)
+	j.noteKernels(facts)
+	j.initColdReads()
 	j.clientCache, j.kernels = j.sumClientCache(facts)
-	for _, r := range j.working() {
-		j.gpfs = j.gpfs || facts[r].FSType == "gpfs"
-	}
 	if j.o.TotalAuto {
 		if err := j.sizeAuto(); err != nil {
 			return err
@@ -229,7 +234,8 @@ func (j *job) setup(ctx context.Context) error {
 		}
 		// The kept files hold the kept job's pattern: read and verify
 		// them with its seed.
-		j.filesOf, j.seed = m.JobID, m.Seed
+		j.filesOf, j.seed, j.kept = m.JobID, m.Seed, m
+		j.applyKept(m)
 		j.res.Config.ReusedJob = m.JobID
 		j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}

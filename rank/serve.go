@@ -142,6 +142,11 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		}
 		s.disarm() // memory armed for a phase that never ran goes first
 		var err error
+		if len(in.Sources) > 0 && in.Phase.IsRead() {
+			if err := s.pointReads(in.Sources); err != nil {
+				return wire.Empty{}, err
+			}
+		}
 		switch {
 		case in.Phase.IsMeta():
 			err = s.prepareMD(in.Phase)

@@ -19,6 +19,13 @@ type Manifest struct {
 	// manifests from before shared files.
 	Layout  string `json:"layout,omitempty"`
 	Pattern string `json:"pattern,omitempty"`
+	// WrittenBy[f] is the node that wrote thread f's file (or part of the
+	// shared file); ReadBy[f] the other nodes that touched it since, in
+	// the kept job and in every job that reused it. A later --reuse reads
+	// each file on a node in neither. Manifests from before these fields
+	// lack them: the writer is then Hosts[f], the readers unknown.
+	WrittenBy []string   `json:"written_by,omitempty"`
+	ReadBy    [][]string `json:"read_by,omitempty"`
 }
 
 // WriteManifest asks the rank to write Manifest into its job directory;

@@ -120,6 +120,11 @@ type Empty struct{}
 // what an earlier phase left, so that no timed open truncates a file.
 type Prepare struct {
 	Phase Phase `json:"phase"`
+	// Sources, for a read phase, is the thread whose file each of the
+	// rank's threads (in Setup.Threads order) reads in this phase; empty
+	// keeps the last. Further reads move to nodes that have not touched
+	// the files, so they change from phase to phase.
+	Sources []int `json:"sources,omitempty"`
 }
 
 // Drop asks a rank to drop cached pages before a phase.
