@@ -81,11 +81,13 @@ func (j *job) keptTouches(m *wire.Manifest) {
 // rank's sources to send with the phase's prepare (nil: keep setup's).
 func (j *job) placeReads(p *result.Phase) func(int) []int {
 	j.cold.exhausted = false
-	if !j.cold.rotating || !wire.Phase(p.Name).IsRead() {
-		if wire.Phase(p.Name).IsRead() {
-			p.ReadShift = &j.shift
-		}
+	if !wire.Phase(p.Name).IsRead() {
 		return func(int) []int { return nil }
+	}
+	if !j.cold.rotating {
+		shift := j.shift
+		p.ReadShift = &shift
+		return j.sourcesOf
 	}
 	first := j.shift
 	if first <= 0 {

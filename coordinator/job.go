@@ -274,7 +274,7 @@ func (j *job) setup(ctx context.Context) error {
 	if _, err := j.s.coord.Call(ctx, wire.KindCreate, same(wire.Empty{})); err != nil {
 		return fmt.Errorf("creating job directory: %w", err)
 	}
-	return nil
+	return j.testShared(ctx)
 }
 
 // sourcesOf lists, for each of rank r's threads, whose file it reads.

@@ -146,7 +146,11 @@ func nodeVerdict(c readCase, n nodeRead) result.NodeVerdict {
 	case !n.touched && !n.readersUnknown && (!n.kernelTouched || n.drop == "drop_caches"):
 		return storage(reasonUntouched, "this node never wrote or read these bytes before")
 	case n.drop == "drop_caches" && cacheKind == "":
-		return storage(reasonDropCaches, fmt.Sprintf("page cache dropped, and %s caches only there", fsName(n.fsType)))
+		detail := fmt.Sprintf("page cache dropped, and %s caches only there", fsName(n.fsType))
+		if c.nodeLocal {
+			detail += " (--dir is this node's own: it reads what it wrote)"
+		}
+		return storage(reasonDropCaches, detail)
 	}
 	return maybeWhy(c, n, cacheKind, maybe)
 }

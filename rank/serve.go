@@ -211,6 +211,12 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 			return wire.Manifest{}, err
 		}
 		return findManifest(in.Dir, in.JobID)
+	case wire.KindMarker:
+		var in wire.Marker
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		return s.marker(in)
 	case wire.KindCleanup:
 		s.cleaned = true
 		if s.job.Keep {
@@ -293,7 +299,7 @@ func (s *state) opBytes() int64 {
 // ownFiles is every file this rank may have made: its threads' files,
 // its O_DIRECT probe, and the manifest of a kept job.
 func (s *state) ownFiles() []string {
-	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, wire.ManifestName))
+	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, wire.ManifestName), markerPath(s.jobDir))
 }
 
 func (s *state) paths() []string {

@@ -226,3 +226,31 @@ type Series struct {
 type SeriesReply struct {
 	Ops []int64 `json:"ops"`
 }
+
+// KindMarker asks a rank to make, look for or remove the marker that
+// tests whether the nodes share the job directory (Marker → MarkerReply).
+const KindMarker = "marker"
+
+// MarkerName is the marker's name in the job directory.
+const MarkerName = ".shared-marker"
+
+// The steps of the shared-directory test: one node makes the marker,
+// every other node looks for it, the maker removes it. A rank asked for
+// no step does nothing.
+const (
+	MarkerMake   = "make"
+	MarkerLook   = "look"
+	MarkerRemove = "remove"
+)
+
+// Marker is one step of the shared-directory test; Token is what the
+// marker holds, new for every job.
+type Marker struct {
+	Step  string `json:"step,omitempty"`
+	Token string `json:"token,omitempty"`
+}
+
+// MarkerReply says whether the rank saw the marker with its token.
+type MarkerReply struct {
+	Seen bool `json:"seen"`
+}
