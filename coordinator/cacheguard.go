@@ -93,11 +93,6 @@ func residencyWarnings(p *result.Phase, dropCaches string, direct bool, shift in
 	return out
 }
 
-// skewShare is the part of a phase's window its threads' start skew may
-// take before the figure is called skewed: the window, and so the
-// bandwidth, then holds that much of some threads' waiting.
-const skewShare = 0.01
-
 // skewWarning says when threads began far apart (start skew over 1% of
 // the window and over a millisecond), naming the node of the last one
 // to start. That is scheduling on the nodes: the clocks are known to
@@ -107,8 +102,7 @@ const skewShare = 0.01
 // no clock error: each rank's release moment is converted with the offset
 // its release time was set by, so the two cancel.
 func skewWarning(p *result.Phase, clockErr int64) string {
-	if p.WindowNS <= 0 || len(p.Threads) < 2 || float64(p.StartSkewNS) <= skewShare*float64(p.WindowNS) ||
-		p.StartSkewNS <= int64(time.Millisecond) {
+	if !p.Skewed() {
 		return ""
 	}
 	last := p.Threads[0]
