@@ -1,7 +1,9 @@
 package ssh
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -163,5 +165,86 @@ func TestNodeLocalDirFoundBeforeWriting(t *testing.T) {
 	}
 	for _, node := range e.c.Nodes {
 		e.waitEmptyOn(t, node, 10*time.Second)
+	}
+}
+
+// Kept files read again and again by --reuse jobs move on to nodes that
+// have not touched them, by the kept manifest's record of writers and
+// readers: one node along, then two and three, then none is left (the
+// page cache dropped on the shared ext4 still shows storage). A manifest
+// from before the record leaves the readers unknown, and the verdict no
+// longer claims untouched bytes.
+func TestReuseMovesOnToUntouchedNodes(t *testing.T) {
+	e := newEnv(t, 4)
+	common := append([]string{"--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir, "--total", "16MiB", "--block", "1MiB"}, e.sshFlags()...)
+	runJob := func(what string, args ...string) *result.Job {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "job.json")
+		res := e.head(t, 2*time.Minute, append(append([]string{"run", "--output", out}, args...), common...)...)
+		if res.Code != 0 {
+			t.Fatalf("%s: exit %d\nstderr:\n%s", what, res.Code, res.Stderr)
+		}
+		return harness.LoadResult(t, out)
+	}
+	kept := runJob("kept write", "--phases", "write", "--keep")
+	reuse := []string{"--reuse", kept.JobID, "--verify"}
+	steps := []struct {
+		phases string
+		shifts []int // per read phase; -1: no untouched node left
+		reason string
+	}{
+		{"read", []int{1}, "untouched"},
+		{"read,randread", []int{2, 3}, "untouched"},
+		{"read", []int{-1}, "drop-caches"},
+	}
+	for k, s := range steps {
+		job := runJob(fmt.Sprintf("reuse %d", k+1), append([]string{"--phases", s.phases, "--keep"}, reuse...)...)
+		if len(job.Phases) != len(s.shifts) {
+			t.Fatalf("reuse %d: %d phases, want %d", k+1, len(job.Phases), len(s.shifts))
+		}
+		for i, p := range job.Phases {
+			if s.shifts[i] > 0 && (p.ReadShift == nil || *p.ReadShift != s.shifts[i]) {
+				t.Errorf("reuse %d %s: read_shift %v, want %d", k+1, p.Name, p.ReadShift, s.shifts[i])
+			}
+			for _, v := range p.CacheVerdicts {
+				if v.Reason != s.reason {
+					t.Errorf("reuse %d %s: %s's verdict %s (%s: %s), want %s", k+1, p.Name, v.Host, v.Verdict, v.Reason, v.Detail, s.reason)
+				}
+			}
+		}
+	}
+	manifest := filepath.Join(e.dir, "ioswarm-"+kept.JobID, "manifest.json")
+	stripReaders(t, manifest)
+	job := runJob("reuse of an old manifest", append([]string{"--phases", "read"}, reuse...)...)
+	for _, v := range job.Phases[0].CacheVerdicts {
+		if v.Reason == "untouched" {
+			t.Errorf("old manifest: %s's verdict claims untouched bytes (%s)", v.Host, v.Detail)
+		}
+	}
+	e.waitNothingLeft(t, 10*time.Second)
+}
+
+// stripReaders makes the manifest at path one from before writers and
+// readers were recorded.
+func stripReaders(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]json.RawMessage // raw: the seed is a uint64 a float would round
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m["read_by"]; !ok {
+		t.Fatalf("the manifest records no readers: %s", data)
+	}
+	delete(m, "read_by")
+	delete(m, "written_by")
+	if data, err = json.Marshal(m); err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 }
