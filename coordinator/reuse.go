@@ -138,7 +138,8 @@ func (j *job) keepManifest(ctx context.Context) error {
 		m.JobID = j.filesOf
 	}
 	j.keptTouches(&m)
-	return j.writeManifest(ctx, m)
+	// A reusing job's files are the kept job's, no newer.
+	return j.writeManifest(ctx, m, j.filesOf != "")
 }
 
 // recordReuse adds, after a read phase of a job reusing kept files, the
@@ -151,16 +152,17 @@ func (j *job) recordReuse(ctx context.Context, ph wire.Phase) error {
 	}
 	m := j.kept
 	j.keptTouches(&m)
-	return j.writeManifest(ctx, m)
+	return j.writeManifest(ctx, m, true)
 }
 
-// writeManifest has rank 0 write m into the job directory.
-func (j *job) writeManifest(ctx context.Context, m wire.Manifest) error {
+// writeManifest has rank 0 write m into the job directory; keepTime
+// keeps an existing manifest's modification time.
+func (j *job) writeManifest(ctx context.Context, m wire.Manifest, keepTime bool) error {
 	_, err := j.s.coord.Call(ctx, wire.KindManifest, func(r int) any {
 		if r != 0 {
 			return wire.WriteManifest{}
 		}
-		return wire.WriteManifest{Manifest: &m}
+		return wire.WriteManifest{Manifest: &m, KeepTime: keepTime}
 	})
 	if err != nil {
 		return fmt.Errorf("writing the kept files' manifest: %w", err)

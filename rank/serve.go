@@ -204,6 +204,9 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil || in.Manifest == nil {
 			return wire.Empty{}, err
 		}
+		if in.KeepTime {
+			return wire.Empty{}, s.rewriteManifest(*in.Manifest)
+		}
 		return wire.Empty{}, s.writeManifest(*in.Manifest)
 	case wire.KindFindKept:
 		var in wire.FindManifest

@@ -32,6 +32,10 @@ type Manifest struct {
 // nil (every rank but one) asks nothing.
 type WriteManifest struct {
 	Manifest *Manifest `json:"manifest,omitempty"`
+	// KeepTime keeps an existing manifest's modification time: a job
+	// that only adds its readers to a kept job's manifest does not make
+	// that job the newest for --reuse latest.
+	KeepTime bool `json:"keep_time,omitempty"`
 }
 
 // FindManifest asks rank 0's node for the manifest of a kept job under

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"ioswarm/result"
 	"ioswarm/wire"
@@ -96,6 +97,7 @@ func TestReuseTwiceIsMaybeCache(t *testing.T) {
 	}
 	kept := loadResult(t, first)
 	manifestPath := filepath.Join(dir, "ioswarm-"+kept.JobID, wire.ManifestName)
+	keptAt := modTime(t, manifestPath)
 	for k := 1; k <= 2; k++ {
 		out := filepath.Join(t.TempDir(), "reuse.json")
 		_, stderr, code := run(t, append([]string{"run", "--phases", "read", "--keep", "--reuse", kept.JobID,
@@ -118,6 +120,18 @@ func TestReuseTwiceIsMaybeCache(t *testing.T) {
 		if len(m.WrittenBy) != 2 || len(m.ReadBy) != 2 || m.WrittenBy[0] != job.Hosts[0].Host {
 			t.Errorf("reuse %d: manifest written_by %v read_by %v", k, m.WrittenBy, m.ReadBy)
 		}
+		if at := modTime(t, manifestPath); !at.Equal(keptAt) {
+			t.Errorf("reuse %d: the manifest's time moved from %v to %v: --reuse latest would take it for a newer job", k, keptAt, at)
+		}
 	}
 	os.RemoveAll(filepath.Dir(manifestPath))
+}
+
+func modTime(t *testing.T, path string) time.Time {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.ModTime()
 }
