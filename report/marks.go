@@ -60,3 +60,21 @@ func CacheMark(phases []result.Phase, name string) string {
 
 // CacheMarkNote explains the mark under a sweep or compare table.
 const CacheMarkNote = "! the read may come from a cache, not storage (cache verdict maybe-cache): see the point's cache_verdicts"
+
+// furtherReads says where the read phases after the first moved, when
+// any read another rotation than first: each further read of the same
+// files goes to nodes that have not touched them.
+func furtherReads(phases []result.Phase, first int) string {
+	var shifts []string
+	moved := false
+	for i := range phases {
+		if p := &phases[i]; p.ReadShift != nil {
+			shifts = append(shifts, fmt.Sprint(*p.ReadShift))
+			moved = moved || *p.ReadShift != first
+		}
+	}
+	if !moved || len(shifts) < 2 {
+		return ""
+	}
+	return "; the read phases in turn " + strings.Join(shifts, ", ") + " node(s) along, each to nodes that had not touched the files"
+}

@@ -38,3 +38,19 @@ func TestMarkLegendNamesCacheAndSkew(t *testing.T) {
 		t.Error("CacheMark marks the wrong phases")
 	}
 }
+
+// The header's reads line lists the rotations only when a further read
+// moved on from the first one.
+func TestFurtherReadsLine(t *testing.T) {
+	one, two, three := 1, 2, 3
+	phases := []result.Phase{{Name: "write"}, {Name: "read", ReadShift: &one}, {Name: "reread", ReadShift: &two}, {Name: "randread", ReadShift: &three}}
+	if got := furtherReads(phases, 1); !strings.Contains(got, "1, 2, 3 node(s) along") {
+		t.Errorf("moved reads: %q", got)
+	}
+	if got := furtherReads([]result.Phase{{Name: "read", ReadShift: &one}, {Name: "reread", ReadShift: &one}}, 1); got != "" {
+		t.Errorf("reads that stayed: %q", got)
+	}
+	if got := furtherReads([]result.Phase{{Name: "read"}}, 0); got != "" {
+		t.Errorf("a file from before read_shift per phase: %q", got)
+	}
+}
