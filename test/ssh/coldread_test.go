@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,11 @@ func TestNodeLocalDirFoundBeforeWriting(t *testing.T) {
 	e := newEnv(t, 3)
 	for _, node := range e.c.Nodes {
 		e.privateDir(t, node)
+	}
+	hosts := e.head(t, 2*time.Minute, append([]string{"hosts", "--hosts", e.c.HostsFile, "--dir", e.dir}, e.sshFlags()...)...)
+	unshared := regexp.MustCompile(`(?m)^node[23]\s+ok\s.*\sno$`).FindAllString(hosts.Stdout, -1)
+	if hosts.Code != 0 || len(unshared) != 2 || !strings.Contains(hosts.Stdout, "node2: note: does not see the marker node1 made") {
+		t.Errorf("hosts on node-local dirs: exit %d, want SHARED no on node2 and node3 with a note:\n%s\n%s", hosts.Code, hosts.Stdout, hosts.Stderr)
 	}
 	out := filepath.Join(t.TempDir(), "shift1.json")
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "3", "--dir", e.dir,
