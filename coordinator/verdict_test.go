@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/launcher"
 	"ioswarm/result"
 )
 
@@ -75,5 +76,33 @@ func TestPhaseVerdictAndGuardAgree(t *testing.T) {
 	}
 	if g := cacheGuard(coldEverywhere([]result.NodeVerdict{storage, maybe}), 24*gib, 0, gib); !g.Warned {
 		t.Errorf("a maybe-cache node under the sizing rule: guard %+v not warned", *g)
+	}
+}
+
+// A cache measured during the phase turns a storage node maybe-cache,
+// and the phase, its guard and its warnings with it.
+func TestDemoteVerdict(t *testing.T) {
+	var log strings.Builder
+	j := jobOn("node1", "node2")
+	j.s.o.Log = launcher.NewLineWriter(&log)
+	j.res = &result.Job{}
+	j.clientCache, j.o.Total = 24*gib, gib
+	p := &result.Phase{Name: "read", CacheVerdicts: []result.NodeVerdict{
+		{Host: "node1", Verdict: result.VerdictStorage, Reason: reasonUntouched},
+		{Host: "node2", Verdict: result.VerdictStorage, Reason: reasonUntouched}}}
+	p.CacheVerdict, p.CacheReason = phaseVerdict(p.CacheVerdicts)
+	p.CacheGuard = cacheGuard(coldEverywhere(p.CacheVerdicts), j.clientCache, 0, j.o.Total)
+	if p.CacheGuard.Warned || p.CacheVerdict != result.VerdictStorage {
+		t.Fatalf("before: %+v %s", *p.CacheGuard, p.CacheVerdict)
+	}
+	if j.demoteVerdict(p, "node9", reasonClientCache, "x") {
+		t.Error("a host without a verdict was demoted")
+	}
+	if !j.demoteVerdict(p, "node2", reasonClientCache, "12% of its read bytes came from the ceph-fuse object cacher") {
+		t.Fatal("node2 not demoted")
+	}
+	if p.CacheVerdict != result.VerdictMaybeCache || !p.CacheGuard.Warned || len(p.Warnings) != 1 ||
+		len(j.res.Warnings) != 1 || !strings.Contains(p.CacheReason, "node2: 12%") {
+		t.Errorf("after: verdict %s (%s), guard %+v, warnings %q / %q", p.CacheVerdict, p.CacheReason, *p.CacheGuard, p.Warnings, j.res.Warnings)
 	}
 }
