@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 
 	"ioswarm/wire"
@@ -61,21 +62,12 @@ func (j *job) blindNodes(seen []wire.MarkerReply) []string {
 	host0 := j.s.targets[0].Host
 	for r, rep := range seen {
 		h := j.s.targets[r].Host
-		if r == 0 || len(j.threads[r]) == 0 || rep.Seen || h == host0 || contains(blind, h) {
+		if r == 0 || len(j.threads[r]) == 0 || rep.Seen || h == host0 || slices.Contains(blind, h) {
 			continue
 		}
 		blind = append(blind, h)
 	}
 	return blind
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // notShared settles a job whose nodes do not share --dir: no rotation.

@@ -1,5 +1,7 @@
 package result
 
+import "slices"
+
 // The cache verdicts a read phase and each of its nodes can get.
 const (
 	VerdictStorage    = "storage"
@@ -42,18 +44,9 @@ func (p *Phase) Skewed() bool {
 func (p *Phase) CacheReasons() []string {
 	var out []string
 	for _, v := range p.CacheVerdicts {
-		if v.Verdict == VerdictMaybeCache && !contains(out, v.Reason) {
+		if v.Verdict == VerdictMaybeCache && !slices.Contains(out, v.Reason) {
 			out = append(out, v.Reason)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
