@@ -155,3 +155,14 @@ func dirFor(o Options, t launcher.Target) string {
 	}
 	return o.Dir
 }
+
+// notSharedNote is what the summary line adds when some node does not
+// share --dir with the others.
+func notSharedNote(results []Result) string {
+	for _, r := range results {
+		if r.Shared != nil && !*r.Shared {
+			return ", but --dir is not shared by all of them: reads stay on the node that wrote (see the notes)"
+		}
+	}
+	return ""
+}

@@ -43,7 +43,7 @@ func WriteTable(w io.Writer, results []Result) error {
 	case len(results) == 1:
 		_, err = fmt.Fprintln(w, "the node is ready")
 	default:
-		_, err = fmt.Fprintf(w, "all %d nodes ready\n", len(results))
+		_, err = fmt.Fprintf(w, "all %d nodes ready%s\n", len(results), notSharedNote(results))
 	}
 	return err
 }

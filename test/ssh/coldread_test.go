@@ -122,7 +122,8 @@ func TestNodeLocalDirFoundBeforeWriting(t *testing.T) {
 	}
 	hosts := e.head(t, 2*time.Minute, append([]string{"hosts", "--hosts", e.c.HostsFile, "--dir", e.dir}, e.sshFlags()...)...)
 	unshared := regexp.MustCompile(`(?m)^node[23]\s+ok\s.*\sno$`).FindAllString(hosts.Stdout, -1)
-	if hosts.Code != 0 || len(unshared) != 2 || !strings.Contains(hosts.Stdout, "node2: note: does not see the marker node1 made") {
+	if hosts.Code != 0 || len(unshared) != 2 || !strings.Contains(hosts.Stdout, "node2: note: does not see the marker node1 made") ||
+		!strings.Contains(hosts.Stdout, "all 3 nodes ready, but --dir is not shared") {
 		t.Errorf("hosts on node-local dirs: exit %d, want SHARED no on node2 and node3 with a note:\n%s\n%s", hosts.Code, hosts.Stdout, hosts.Stderr)
 	}
 	out := filepath.Join(t.TempDir(), "shift1.json")
