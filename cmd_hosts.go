@@ -28,7 +28,7 @@ type hostsOptions struct {
 // runs on the node (preflight.ProbeArgs names it).
 func hostsCommand() *cli.Command {
 	var o hostsOptions
-	var probeDir string
+	var probeDir, markerStep, markerToken string
 	flags := append([]cli.Flag{
 		&cli.StringFlag{Name: "dir", Value: ".", Destination: &o.Dir, Category: catIO, Usage: "benchmark directory to check on every node"},
 		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Category: catOutput, Usage: "table or json"},
@@ -37,7 +37,7 @@ func hostsCommand() *cli.Command {
 	}, launchFlags(&o.launchOptions)...)
 	cmd := command(&cli.Command{
 		Name:  "hosts",
-		Usage: "check every node before a run: reachable, user, arch, kernel, filesystem and free space of --dir, writable, cache dropping, clock offset",
+		Usage: "check every node before a run: reachable, user, arch, kernel, filesystem and free space of --dir, writable, cache dropping, clock offset, --dir shared",
 		Description: "Exits 1 if any node fails. The clock offset is the node's wall clock minus this machine's, with the\n" +
 			"bound of its error (half the best round trip); ioswarm itself times with each node's monotonic clock.",
 		Flags:           flags,
@@ -48,6 +48,15 @@ func hostsCommand() *cli.Command {
 			Flags:  []cli.Flag{&cli.StringFlag{Name: "dir", Required: true, Destination: &probeDir}},
 			Action: func(c *cli.Context) error {
 				return preflight.Serve(probeDir, os.Stdin, os.Stdout)
+			},
+		}, {
+			Name:   "marker",
+			Hidden: true,
+			Flags: []cli.Flag{&cli.StringFlag{Name: "dir", Required: true, Destination: &probeDir},
+				&cli.StringFlag{Name: "step", Required: true, Destination: &markerStep},
+				&cli.StringFlag{Name: "token", Required: true, Destination: &markerToken}},
+			Action: func(c *cli.Context) error {
+				return preflight.Marker(markerStep, probeDir, markerToken, os.Stdout)
 			},
 		}},
 	}, hostsExamples, func(c *cli.Context) error {

@@ -45,14 +45,13 @@ func lcm(a, b int64) int64 {
 }
 
 // cacheGuard is the seed's sizing rule for one read phase. The clients'
-// caches count unless the read cannot find its data in them: O_DIRECT, a
-// rotated read (the reader's node did not write the file), or the page
-// cache dropped on every node of a filesystem that caches nowhere else
-// (GPFS keeps data in its pagepool, which drop_caches does not empty).
-// The servers' cache (--server-cache) always counts: no client empties it.
-func cacheGuard(p *result.Phase, direct bool, shift int, gpfs bool, client, server, total int64) *result.CacheGuard {
+// caches count unless the read cannot find its data in them on any node
+// (cold: every node's verdict is O_DIRECT, bytes it never touched, or a
+// dropped page cache on a filesystem that caches nowhere else; see
+// nodeVerdict). The servers' cache (--server-cache) always counts: no
+// client empties it.
+func cacheGuard(cold bool, client, server, total int64) *result.CacheGuard {
 	g := &result.CacheGuard{ServerCache: server, Total: total}
-	cold := direct || shift > 0 || (p.CacheDrop == "drop_caches" && !gpfs)
 	if !cold {
 		g.ClientCache = client
 	}
@@ -65,7 +64,7 @@ func cacheGuard(p *result.Phase, direct bool, shift int, gpfs bool, client, serv
 // guardWarning words a warned guard for the reader of the table.
 func guardWarning(name string, g *result.CacheGuard, kernels int, drop string) string {
 	return fmt.Sprintf("%s: total %s is under twice what the caches can hold (2 × (clients %s on %d node(s) + servers %s) = %s), "+
-		"and the read is neither rotated nor O_DIRECT, its caches not dropped (%s): the figure may come from memory, not storage; "+
+		"and the read is not shown cold on every node (drop: %s; see its cache verdicts): the figure may come from memory, not storage; "+
 		"use --total auto, --read-shift, --direct or root for drop_caches",
 		name, units.FormatBytes(g.Total), units.FormatBytes(g.ClientCache), kernels,
 		units.FormatBytes(g.ServerCache), units.FormatBytes(g.RequiredTotal), drop)
@@ -94,11 +93,6 @@ func residencyWarnings(p *result.Phase, dropCaches string, direct bool, shift in
 	return out
 }
 
-// skewShare is the part of a phase's window its threads' start skew may
-// take before the figure is called skewed: the window, and so the
-// bandwidth, then holds that much of some threads' waiting.
-const skewShare = 0.01
-
 // skewWarning says when threads began far apart (start skew over 1% of
 // the window and over a millisecond), naming the node of the last one
 // to start. That is scheduling on the nodes: the clocks are known to
@@ -108,8 +102,7 @@ const skewShare = 0.01
 // no clock error: each rank's release moment is converted with the offset
 // its release time was set by, so the two cancel.
 func skewWarning(p *result.Phase, clockErr int64) string {
-	if p.WindowNS <= 0 || len(p.Threads) < 2 || float64(p.StartSkewNS) <= skewShare*float64(p.WindowNS) ||
-		p.StartSkewNS <= int64(time.Millisecond) {
+	if !p.Skewed() {
 		return ""
 	}
 	last := p.Threads[0]

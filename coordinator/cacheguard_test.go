@@ -44,34 +44,27 @@ func TestAutoTotalMeetsTheRuleInWholeRecords(t *testing.T) {
 }
 
 func TestCacheGuard(t *testing.T) {
-	read := func(drop string) *result.Phase { return &result.Phase{Name: "read", CacheDrop: drop} }
 	cases := []struct {
 		name          string
-		p             *result.Phase
-		direct        bool
-		shift         int
-		gpfs          bool
+		cold          bool // every node's verdict: direct, untouched or drop-caches
 		server, total int64
 		client        int64 // counted
 		warned        bool
 	}{
-		{"buffered, fadvise, no shift, small", read("fadvise"), false, 0, false, 0, gib, 24 * gib, true},
-		{"buffered, fadvise, no shift, big enough", read("fadvise"), false, 0, false, 0, 48 * gib, 24 * gib, false},
-		{"caches dropped", read("drop_caches"), false, 0, false, 0, gib, 0, false},
-		{"caches dropped but GPFS", read("drop_caches"), false, 0, true, 0, gib, 24 * gib, true},
-		{"rotated", read("none"), false, 1, false, 0, gib, 0, false},
-		{"direct", read("direct"), true, 0, false, 0, gib, 0, false},
-		{"servers cache even a rotated read", read("drop_caches"), false, 1, false, 8 * gib, gib, 0, true},
-		{"servers cache, big enough", read("drop_caches"), false, 1, false, 8 * gib, 16 * gib, 0, false},
+		{"not cold, small", false, 0, gib, 24 * gib, true},
+		{"not cold, big enough", false, 0, 48 * gib, 24 * gib, false},
+		{"cold everywhere", true, 0, gib, 0, false},
+		{"servers cache even a cold read", true, 8 * gib, gib, 0, true},
+		{"servers cache, big enough", true, 8 * gib, 16 * gib, 0, false},
 	}
 	for _, c := range cases {
-		g := cacheGuard(c.p, c.direct, c.shift, c.gpfs, 24*gib, c.server, c.total)
+		g := cacheGuard(c.cold, 24*gib, c.server, c.total)
 		if g.ClientCache != c.client || g.Warned != c.warned || g.RequiredTotal != 2*(c.client+c.server) ||
 			g.Applies != (g.RequiredTotal > 0) || g.Total != c.total {
 			t.Errorf("%s: %+v, want client %d warned %v", c.name, *g, c.client, c.warned)
 		}
 	}
-	g := cacheGuard(read("fadvise"), false, 0, false, 24*gib, 0, gib)
+	g := cacheGuard(false, 24*gib, 0, gib)
 	w := guardWarning("read", g, 1, "fadvise")
 	for _, want := range []string{"read:", "1.00 GiB", "24.0 GiB on 1 node(s)", "48.0 GiB", "fadvise", "--total auto"} {
 		if !strings.Contains(w, want) {

@@ -43,8 +43,16 @@ func (j *job) clientCacheUse(p *result.Phase, replies []wire.RunReply) {
 		if w := clientCacheWarning(p.Name, h); w != "" {
 			p.Warnings = append(p.Warnings, w)
 			j.warn(w)
+			// What the cache's counters measured beats what the rules
+			// foresaw: a node judged storage whose cache served its read
+			// is maybe-cache.
+			if verdictOf(p, host) == result.VerdictStorage {
+				j.demoteVerdict(p, host, "client-cache", w)
+			}
 		}
-		if !h.Counters && rep.ClientCache.Cache.Outside {
+		if !h.Counters && rep.ClientCache.Cache.Outside && verdictOf(p, host) != result.VerdictMaybeCache {
+			// A node the verdict already holds maybe-cache is warned of
+			// there; these are nodes it held storage by rule.
 			unseen = append(unseen, host)
 			kind, note = h.Kind, h.Note
 		}
@@ -106,4 +114,15 @@ func clientCacheWarning(phase string, h result.HostClientCache) string {
 		"(the client received %s from the servers); drop_caches does not empty it: the figure may be a cache figure",
 		phase, 100*h.CachedFraction, units.FormatBytes(h.ReadBytes), h.Host, h.Kind, units.FormatBytes(h.Size),
 		units.FormatBytes(h.FetchedBytes))
+}
+
+// verdictOf is host's cache verdict in read phase p ("" when the phase
+// has none for it).
+func verdictOf(p *result.Phase, host string) string {
+	for _, v := range p.CacheVerdicts {
+		if v.Host == host {
+			return v.Verdict
+		}
+	}
+	return ""
 }

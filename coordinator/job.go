@@ -39,7 +39,6 @@ type job struct {
 	facts       []nodefacts.Facts
 	clientCache int64
 	kernels     int
-	gpfs        bool
 	// filesOf is the kept job whose files this job reads (--reuse), and
 	// keptThreads how many threads' files it kept (this job may read the
 	// first of them only).
@@ -49,6 +48,10 @@ type job struct {
 	release int64
 	// memCaps[rank] is the memory the rank may use (see checkPlan).
 	memCaps []int64
+	// cold is who touched which file, for reads that stay cold.
+	cold coldReads
+	// kept is the manifest of the kept job this job reuses.
+	kept wire.Manifest
 }
 
 // Run starts ranks for w (as many as its threads need), runs it and
@@ -190,6 +193,9 @@ func (j *job) run(ctx context.Context) error {
 				return fmt.Errorf("phase %s: %w", name, err)
 			}
 			j.res.Phases = append(j.res.Phases, p)
+			if err := j.recordReuse(ctx, wire.Phase(name)); err != nil {
+				return err
+			}
 		}
 	}
 	j.res.Summary = figures.Summarize(j.res.Phases)
@@ -226,10 +232,9 @@ func (j *job) setup(ctx context.Context) error {
 	}
 	j.facts = facts
 	j.dropper = j.droppers(facts)
+	j.noteKernels(facts)
+	j.initColdReads()
 	j.clientCache, j.kernels = j.sumClientCache(facts)
-	for _, r := range j.working() {
-		j.gpfs = j.gpfs || facts[r].FSType == "gpfs"
-	}
 	if j.o.TotalAuto {
 		if err := j.sizeAuto(); err != nil {
 			return err
@@ -242,7 +247,8 @@ func (j *job) setup(ctx context.Context) error {
 		}
 		// The kept files hold the kept job's pattern: read and verify
 		// them with its seed.
-		j.filesOf, j.seed, j.keptThreads = m.JobID, m.Seed, m.Threads
+		j.filesOf, j.seed, j.keptThreads, j.kept = m.JobID, m.Seed, m.Threads, m
+		j.applyKept(m)
 		j.res.Config.ReusedJob = m.JobID
 		j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}
@@ -285,7 +291,7 @@ func (j *job) setup(ctx context.Context) error {
 	if _, err := j.s.coord.Call(ctx, wire.KindCreate, same(wire.Empty{})); err != nil {
 		return fmt.Errorf("creating job directory: %w", err)
 	}
-	return nil
+	return j.testShared(ctx)
 }
 
 // sourcesOf lists, for each of rank r's threads, whose file it reads.

@@ -27,7 +27,10 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 			return p, fmt.Errorf("making the shared file: %w", err)
 		}
 	}
-	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, same(wire.Prepare{Phase: ph})); err != nil {
+	sources := j.placeReads(&p)
+	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, func(r int) any {
+		return wire.Prepare{Phase: ph, Sources: sources(r)}
+	}); err != nil {
 		return p, fmt.Errorf("preparing files: %w", err)
 	}
 	if err := j.dropCaches(ctx, &p); err != nil {
@@ -104,6 +107,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		depthAchieved(&p)
 	}
 	p.Verified = j.o.Verify && ph.IsRead()
+	j.noteTouches(ph)
 	return p, nil
 }
 
@@ -239,13 +243,14 @@ func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
 	if err != nil {
 		return fmt.Errorf("drop caches: %w", err)
 	}
-	strength := map[string]int{"none": 0, "fadvise": 1, "drop_caches": 2, "direct": 3}
 	method := ""
+	j.cold.dropBy = make([]string, len(drops))
 	for r, d := range drops {
+		j.cold.dropBy[r] = d.Method
 		if d.Warning != "" && !j.warned(d.Warning) {
 			j.warn(fmt.Sprintf("host %s: %s", j.s.targets[r].Host, d.Warning))
 		}
-		if method == "" || strength[d.Method] < strength[method] {
+		if method == "" || dropStrength[d.Method] < dropStrength[method] {
 			method = d.Method
 		}
 	}
@@ -316,11 +321,19 @@ func (j *job) hostOfThread(t int) string {
 // readWarnings checks the seed's sizing rule and the residency of a read
 // phase before it runs, and records what a reader of its figure must know.
 func (j *job) readWarnings(p *result.Phase) {
-	p.CacheGuard = cacheGuard(p, j.o.Direct, j.shift, j.gpfs, j.clientCache, j.o.ServerCache, j.o.Total)
+	j.judgeRead(p)
+	p.CacheGuard = cacheGuard(coldEverywhere(p.CacheVerdicts), j.clientCache, j.o.ServerCache, j.o.Total)
 	if p.CacheGuard.Warned {
 		p.Warnings = append(p.Warnings, guardWarning(p.Name, p.CacheGuard, j.kernels, p.CacheDrop))
 	}
-	p.Warnings = append(p.Warnings, residencyWarnings(p, j.o.DropCaches, j.o.Direct, j.shift)...)
+	shift := 0
+	if p.ReadShift != nil {
+		shift = *p.ReadShift
+	}
+	p.Warnings = append(p.Warnings, residencyWarnings(p, j.o.DropCaches, j.o.Direct, shift)...)
+	if w := verdictWarning(p); w != "" {
+		p.Warnings = append(p.Warnings, w)
+	}
 	for _, w := range p.Warnings {
 		if !j.warned(w) {
 			j.warn(w)

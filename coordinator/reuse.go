@@ -147,11 +147,32 @@ func (j *job) keepManifest(ctx context.Context) error {
 	if j.filesOf != "" {
 		m.JobID = j.filesOf
 	}
+	j.keptTouches(&m)
+	// A reusing job's files are the kept job's, no newer.
+	return j.writeManifest(ctx, m, j.filesOf != "")
+}
+
+// recordReuse adds, after a read phase of a job reusing kept files, the
+// nodes that read them to the kept job's manifest: a later --reuse then
+// reads them elsewhere, or says that no untouched node is left. (A kept
+// job's own manifest is written once every phase succeeded.)
+func (j *job) recordReuse(ctx context.Context, ph wire.Phase) error {
+	if j.filesOf == "" || !ph.IsRead() {
+		return nil
+	}
+	m := j.kept
+	j.keptTouches(&m)
+	return j.writeManifest(ctx, m, true)
+}
+
+// writeManifest has rank 0 write m into the job directory; keepTime
+// keeps an existing manifest's modification time.
+func (j *job) writeManifest(ctx context.Context, m wire.Manifest, keepTime bool) error {
 	_, err := j.s.coord.Call(ctx, wire.KindManifest, func(r int) any {
 		if r != 0 {
 			return wire.WriteManifest{}
 		}
-		return wire.WriteManifest{Manifest: &m}
+		return wire.WriteManifest{Manifest: &m, KeepTime: keepTime}
 	})
 	if err != nil {
 		return fmt.Errorf("writing the kept files' manifest: %w", err)

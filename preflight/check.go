@@ -35,6 +35,9 @@ type Result struct {
 	Notes    []string `json:"notes,omitempty"`
 	Report   *Report  `json:"report,omitempty"`
 	Clock    *Offset  `json:"clock,omitempty"`
+	// Shared says whether the node sees the marker another node made in
+	// --dir (nil: not tested, as with one node).
+	Shared *bool `json:"shared,omitempty"`
 }
 
 // streamer is a launcher that can connect to a command's input and output
@@ -93,6 +96,7 @@ func Check(ctx context.Context, o Options) ([]Result, error) {
 		return nil, context.Cause(ctx)
 	}
 	sameFilesystem(results)
+	testShared(ctx, o, results)
 	return results, nil
 }
 

@@ -15,7 +15,7 @@ import (
 // node, then a summary line.
 func WriteTable(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NODE\tSTATUS\tUSER\tARCH\tKERNEL\tFS\tFREE\tMEMORY\tWRITABLE\tDROP CACHES\tIO_URING\tWALL CLOCK OFFSET")
+	fmt.Fprintln(tw, "NODE\tSTATUS\tUSER\tARCH\tKERNEL\tFS\tFREE\tMEMORY\tWRITABLE\tDROP CACHES\tIO_URING\tWALL CLOCK OFFSET\tSHARED")
 	for _, r := range results {
 		fmt.Fprintln(tw, strings.Join(row(r), "\t"))
 	}
@@ -44,7 +44,7 @@ func WriteTable(w io.Writer, results []Result) error {
 	case len(results) == 1:
 		_, err = fmt.Fprintln(w, "the node is ready")
 	default:
-		_, err = fmt.Fprintf(w, "all %d nodes ready\n", len(results))
+		_, err = fmt.Fprintf(w, "all %d nodes ready%s\n", len(results), notSharedNote(results))
 	}
 	return err
 }
@@ -55,7 +55,7 @@ func row(r Result) []string {
 	if !r.OK {
 		status = "FAILED"
 	}
-	cells := []string{r.Host, status, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"}
+	cells := []string{r.Host, status, "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"}
 	if rep := r.Report; rep != nil {
 		copy(cells[2:], []string{rep.User, rep.Arch, rep.Kernel, orDash(rep.FSType), "-", "-", yesNo(rep.Writable), yesNo(rep.CanDrop),
 			yesNo(rep.NoUring == "")})
@@ -68,6 +68,9 @@ func row(r Result) []string {
 	}
 	if r.Clock != nil {
 		cells[11] = formatOffset(r.Clock.WallNS, r.Clock.ErrorNS)
+	}
+	if r.Shared != nil {
+		cells[12] = yesNo(*r.Shared)
 	}
 	return cells
 }

@@ -23,7 +23,7 @@ func probePath(jobDir string, rank int) string {
 }
 
 // ourFile matches the names a job creates, and only those.
-var ourFile = regexp.MustCompile(`^(t[0-9]+\.dat|shared\.dat|\.direct-probe-[0-9]+|manifest\.json(\.tmp)?)$`)
+var ourFile = regexp.MustCompile(`^(t[0-9]+\.dat|shared\.dat|\.direct-probe-[0-9]+|manifest\.json(\.tmp)?|\.shared-marker)$`)
 
 // RemoveJobFiles removes the files of job jobID under dir that ioswarm
 // creates, then the job directory if it is empty. It never removes anything

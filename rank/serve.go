@@ -150,6 +150,11 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		}
 		s.disarm() // memory armed for a phase that never ran goes first
 		var err error
+		if len(in.Sources) > 0 && in.Phase.IsRead() {
+			if err := s.pointReads(in.Sources); err != nil {
+				return wire.Empty{}, err
+			}
+		}
 		switch {
 		case in.Phase.IsMeta():
 			err = s.prepareMD(in.Phase)
@@ -208,6 +213,9 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 		if err := decode(req, &in); err != nil || in.Manifest == nil {
 			return wire.Empty{}, err
 		}
+		if in.KeepTime {
+			return wire.Empty{}, s.rewriteManifest(*in.Manifest)
+		}
 		return wire.Empty{}, s.writeManifest(*in.Manifest)
 	case wire.KindFindKept:
 		var in wire.FindManifest
@@ -215,6 +223,12 @@ func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
 			return wire.Manifest{}, err
 		}
 		return findManifest(in.Dir, in.JobID)
+	case wire.KindMarker:
+		var in wire.Marker
+		if err := decode(req, &in); err != nil {
+			return nil, err
+		}
+		return s.marker(in)
 	case wire.KindCleanup:
 		s.cleaned = true
 		if s.job.Keep {
@@ -301,7 +315,7 @@ func (s *state) opBytes() int64 {
 // ownFiles is every file this rank may have made: its threads' files,
 // its O_DIRECT probe, and the manifest of a kept job.
 func (s *state) ownFiles() []string {
-	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, wire.ManifestName))
+	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, wire.ManifestName), markerPath(s.jobDir))
 }
 
 func (s *state) paths() []string {

@@ -92,7 +92,7 @@ func writeFootnotes(w io.Writer, phases []result.Phase) {
 		fmt.Fprintln(w, "* stonewalled: figures cover only the timed part; threads stopped there")
 	}
 	if warned(phases) {
-		fmt.Fprintln(w, "! a warning below concerns the phase's figure (a read from a cache, skewed starts)")
+		writeMarkLegend(w, phases)
 	}
 	if v := verifiedNames(phases); v != "" {
 		fmt.Fprintf(w, "%s: data verified while reading, inside the timed window\n", v)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"ioswarm/figures"
 	"ioswarm/result"
@@ -26,6 +27,9 @@ func CSVHeader() []string {
 		// and max of bandwidth and of IOPS.
 		"iterations", "bandwidth_mean", "bandwidth_stddev", "bandwidth_min", "bandwidth_max",
 		"iops_mean", "iops_stddev", "iops_min", "iops_max",
+		// A read phase's cache verdict (storage or maybe-cache; empty for
+		// other phases) and the reason codes of its maybe-cache nodes.
+		"cache_verdict", "cache_reasons",
 	}
 }
 
@@ -48,7 +52,9 @@ func WriteCSV(w io.Writer, job *result.Job, header bool) error {
 		spread[s.Name] = s
 	}
 	for i := range job.Phases {
-		row := append(csvRow(job, &job.Phases[i]), spreadColumns(spread[job.Phases[i].Name])...)
+		p := &job.Phases[i]
+		row := append(csvRow(job, p), spreadColumns(spread[p.Name])...)
+		row = append(row, p.CacheVerdict, strings.Join(p.CacheReasons(), " "))
 		if err := cw.Write(row); err != nil {
 			return fmt.Errorf("writing CSV row for phase %s iteration %d: %w", job.Phases[i].Name, job.Phases[i].Iteration, err)
 		}

@@ -101,6 +101,20 @@ func fixtureJob(t *testing.T) *result.Job {
 		phase(t, "randread", 2, base+6*sec, 2000*4096, 2000, [4]timing{{0, sec + 1*ms, 1999 * 4096}, {1 * ms, sec, 2000 * 4096}, {0, sec + 5*ms, 1990 * 4096}, {1 * ms, sec + 2*ms, 1997 * 4096}}, randLatencies(3_000)),
 	}
 	job.Phases[3].ResidentFraction = 0.031
+	// The first read untouched on both nodes; the second found node2's
+	// client cache warm (a reread on a filesystem caching outside the
+	// page cache), with the warning the coordinator gives it.
+	job.Phases[2].CacheVerdict, job.Phases[2].CacheReason = result.VerdictStorage, "storage on every node (untouched)"
+	job.Phases[2].CacheVerdicts = []result.NodeVerdict{
+		{Host: "node1", Rank: 1, Verdict: result.VerdictStorage, Reason: "untouched", Detail: "this node never wrote or read these bytes before"},
+		{Host: "node2", Rank: 2, Verdict: result.VerdictStorage, Reason: "untouched", Detail: "this node never wrote or read these bytes before"}}
+	job.Phases[3].CacheVerdict = result.VerdictMaybeCache
+	job.Phases[3].CacheReason = "may come from a cache on 1 of 2 node(s): node2: touched before (client-cache)"
+	job.Phases[3].CacheVerdicts = []result.NodeVerdict{
+		{Host: "node1", Rank: 1, Verdict: result.VerdictStorage, Reason: "untouched", Detail: "this node never wrote or read these bytes before"},
+		{Host: "node2", Rank: 2, Verdict: result.VerdictMaybeCache, Reason: "client-cache", Detail: "touched before"}}
+	job.Phases[3].Warnings = []string{"read: cache verdict maybe-cache: the figure " + job.Phases[3].CacheReason}
+	job.Warnings = append(job.Warnings, job.Phases[3].Warnings...)
 	for _, i := range []int{4, 5} {
 		job.Phases[i].Stonewalled = true
 		job.Phases[i].TimedBytes = job.Phases[i].Bytes

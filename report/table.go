@@ -119,7 +119,7 @@ func writeHeader(w io.Writer, job *result.Job) {
 	if m := mounts(job.Hosts); m != "" {
 		pair(tw, "mount", m)
 	}
-	pair(tw, "reads", readShift(c))
+	pair(tw, "reads", readShift(c)+furtherReads(job.Phases, c.ReadShift))
 	if c.ReusedJob != "" {
 		pair(tw, "files", "those job "+Clean(c.ReusedJob)+" kept (--reuse)")
 	}

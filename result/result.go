@@ -293,6 +293,16 @@ type Phase struct {
 	// that may have come from a cache); they are also in the job's list.
 	Warnings []string `json:"warnings,omitempty"`
 	Threads  []Thread `json:"threads"`
+	// The cache verdict of a read phase: "storage" when every node's part
+	// is shown to come from storage, else "maybe-cache", with one sentence
+	// for people and the verdict node by node (see NodeVerdict).
+	CacheVerdict  string        `json:"cache_verdict,omitempty"`
+	CacheReason   string        `json:"cache_reason,omitempty"`
+	CacheVerdicts []NodeVerdict `json:"cache_verdicts,omitempty"`
+	// ReadShift is the rotation this read phase used (nodes along); a
+	// further read of the same files moves on to nodes that have not
+	// touched them.
+	ReadShift *int `json:"read_shift,omitempty"`
 }
 
 // Spread is min, mean and max of a per-thread figure.

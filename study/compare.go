@@ -135,10 +135,11 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	}
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, strings.Join(head, "\t")+"\t\n")
-	early, withheld := false, false
+	early, withheld, cached := false, false, false
 	for _, p := range pairs {
 		if p.A != nil && p.B != nil {
 			withheld = withheld || p.A.FirstDoneWithheld || p.B.FirstDoneWithheld
+			cached = cached || p.A.MaybeCache || p.B.MaybeCache
 			cells := pairCells(p, width, slices.Contains(head, "A IOPS"))
 			if depth {
 				cells = append(cells[:2:2], append([]string{strconv.Itoa(p.IODepth)}, cells[2:]...)...)
@@ -155,6 +156,9 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	}
 	if withheld {
 		fmt.Fprintln(ew, report.FirstDoneWithheldNote)
+	}
+	if cached {
+		fmt.Fprintln(ew, report.CacheMarkNote)
 	}
 	for _, line := range unmatched(pairs) {
 		fmt.Fprintln(ew, line)
@@ -311,7 +315,7 @@ func pairCells(p Pair, width int, random bool) []string {
 		fd = "n/a"
 	}
 	cells := []string{pad(report.Clean(p.Phase), width), threads,
-		gbs(a.Bandwidth), gbs(b.Bandwidth), FormatChange(a.Bandwidth, b.Bandwidth),
+		gbs(a.Bandwidth) + cacheMark(a), gbs(b.Bandwidth) + cacheMark(b), FormatChange(a.Bandwidth, b.Bandwidth),
 		fd, FormatChange(a.SumOfRates, b.SumOfRates)}
 	switch {
 	case random && wire.Phase(p.Phase).CountsOps():
@@ -337,4 +341,12 @@ func Names(ss ...*Sweep) []string {
 		}
 	}
 	return names
+}
+
+// cacheMark marks a side's figure that may come from a cache.
+func cacheMark(f *Figure) string {
+	if f.MaybeCache {
+		return "!"
+	}
+	return ""
 }

@@ -108,6 +108,9 @@ type Figure struct {
 	// FirstDoneWithheld: the phase reports no first-done figure (buffered
 	// writes with fsync, see figures.FirstDoneNote).
 	FirstDoneWithheld bool
+	// MaybeCache: some iteration's cache verdict says the figure may come
+	// from a cache, not storage.
+	MaybeCache bool
 	// The spread over the iterations (0 for one iteration).
 	BandwidthStat, IOPSStat figures.Stat
 }
@@ -135,6 +138,7 @@ func FiguresOf(job *result.Job) []Figure {
 			if p.Name == s.Name && p.FirstDoneNote != "" {
 				f.FirstDoneWithheld = true
 			}
+			f.MaybeCache = f.MaybeCache || (p.Name == s.Name && p.MaybeCache())
 		}
 		out = append(out, f)
 	}

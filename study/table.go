@@ -116,6 +116,9 @@ func cells(phase string, f Figure, ok bool) []string {
 		if f.FirstDoneWithheld {
 			out[1] = "n/a"
 		}
+		if f.MaybeCache {
+			out[0] += "!"
+		}
 	}
 	if wire.Phase(phase).CountsOps() {
 		out = append(out, "-")
@@ -156,13 +159,14 @@ func (t *Table) printf(format string, args ...any) {
 func (t *Table) Footer(s *Sweep) {
 	var outside []float64 // seconds
 	var sum float64
-	withheld := false
+	withheld, cached := false, false
 	for _, p := range s.Points {
 		if p != nil && p.ElapsedNS > 0 {
 			outside = append(outside, float64(p.OutsidePhasesNS)/1e9)
 			sum += outside[len(outside)-1]
 		}
 		withheld = withheld || (p != nil && report.FirstDoneWithheld(p.Phases))
+		cached = cached || (p != nil && report.CacheMark(p.Phases, "") != "")
 	}
 	if len(outside) > 0 {
 		t.printf("outside the timed phases: launch %.2f s, then %.2f s over %d points (median %.2f s per point)\n",
@@ -170,6 +174,9 @@ func (t *Table) Footer(s *Sweep) {
 	}
 	if withheld {
 		t.printf("%s\n", report.FirstDoneWithheldNote)
+	}
+	if cached {
+		t.printf("%s\n", report.CacheMarkNote)
 	}
 }
 

@@ -19,12 +19,23 @@ type Manifest struct {
 	// manifests from before shared files.
 	Layout  string `json:"layout,omitempty"`
 	Pattern string `json:"pattern,omitempty"`
+	// WrittenBy[f] is the node that wrote thread f's file (or part of the
+	// shared file); ReadBy[f] the other nodes that touched it since, in
+	// the kept job and in every job that reused it. A later --reuse reads
+	// each file on a node in neither. Manifests from before these fields
+	// lack them: the writer is then Hosts[f], the readers unknown.
+	WrittenBy []string   `json:"written_by,omitempty"`
+	ReadBy    [][]string `json:"read_by,omitempty"`
 }
 
 // WriteManifest asks the rank to write Manifest into its job directory;
 // nil (every rank but one) asks nothing.
 type WriteManifest struct {
 	Manifest *Manifest `json:"manifest,omitempty"`
+	// KeepTime keeps an existing manifest's modification time: a job
+	// that only adds its readers to a kept job's manifest does not make
+	// that job the newest for --reuse latest.
+	KeepTime bool `json:"keep_time,omitempty"`
 }
 
 // FindManifest asks rank 0's node for the manifest of a kept job under

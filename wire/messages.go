@@ -129,6 +129,11 @@ type Empty struct{}
 // what an earlier phase left, so that no timed open truncates a file.
 type Prepare struct {
 	Phase Phase `json:"phase"`
+	// Sources, for a read phase, is the thread whose file each of the
+	// rank's threads (in Setup.Threads order) reads in this phase; empty
+	// keeps the last. Further reads move to nodes that have not touched
+	// the files, so they change from phase to phase.
+	Sources []int `json:"sources,omitempty"`
 }
 
 // Drop asks a rank to drop cached pages before a phase.
@@ -263,4 +268,32 @@ type Series struct {
 // add up exactly across ranks where rates would not.
 type SeriesReply struct {
 	Ops []int64 `json:"ops"`
+}
+
+// KindMarker asks a rank to make, look for or remove the marker that
+// tests whether the nodes share the job directory (Marker → MarkerReply).
+const KindMarker = "marker"
+
+// MarkerName is the marker's name in the job directory.
+const MarkerName = ".shared-marker"
+
+// The steps of the shared-directory test: one node makes the marker,
+// every other node looks for it, the maker removes it. A rank asked for
+// no step does nothing.
+const (
+	MarkerMake   = "make"
+	MarkerLook   = "look"
+	MarkerRemove = "remove"
+)
+
+// Marker is one step of the shared-directory test; Token is what the
+// marker holds, new for every job.
+type Marker struct {
+	Step  string `json:"step,omitempty"`
+	Token string `json:"token,omitempty"`
+}
+
+// MarkerReply says whether the rank saw the marker with its token.
+type MarkerReply struct {
+	Seen bool `json:"seen"`
 }

@@ -109,6 +109,12 @@ func checkCommand(t *testing.T, c command, root bool) {
 			if !warned {
 				unwarned[host] += read
 			}
+			// The phase's verdict says storage only where the servers sent
+			// what the node read.
+			if p.CacheVerdict == result.VerdictStorage && float64(c.fetched[host]) < storageShare*float64(read) {
+				t.Errorf("%s %s: cache verdict storage, but %s's ceph-fuse received %d of the %d bytes it read from the servers",
+					c.label, p.Name, host, c.fetched[host], read)
+			}
 			h, ok := byHost[host]
 			if !ok || h.Kind != "ceph-fuse object cacher" {
 				t.Errorf("%s %s: %s's client cache is %+v, want a ceph-fuse object cacher entry", c.label, p.Name, host, h)

@@ -23,8 +23,8 @@ func TestHostsPreflight(t *testing.T) {
 	if o.Code != 0 {
 		t.Fatalf("hosts exit %d\nstdout:\n%s\nstderr:\n%s", o.Code, o.Stdout, o.Stderr)
 	}
-	// host, status, user, arch, kernel, fs, free, memory, writable, drop caches, io_uring, clock
-	line := regexp.MustCompile(`(?m)^(node\d)\s+ok\s+root\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+ \S+\s+\S+ \S+\s+yes\s+yes\s+(yes|no)\s+[+-]\d+\.\d+ ms ±\d+\.\d+ ms$`)
+	// host, status, user, arch, kernel, fs, free, memory, writable, drop caches, io_uring, clock, shared
+	line := regexp.MustCompile(`(?m)^(node\d)\s+ok\s+root\s+(\S+)\s+(\S+)\s+(\S+)\s+\S+ \S+\s+\S+ \S+\s+yes\s+yes\s+(yes|no)\s+[+-]\d+\.\d+ ms ±\d+\.\d+ ms\s+yes$`)
 	got := line.FindAllStringSubmatch(o.Stdout, -1)
 	if len(got) != 3 || !strings.Contains(o.Stdout, "all 3 nodes ready") {
 		t.Fatalf("table:\n%s", o.Stdout)
@@ -45,7 +45,7 @@ func TestHostsPreflight(t *testing.T) {
 		t.Fatalf("json: exit %d, %v:\n%s", o.Code, err, o.Stdout)
 	}
 	for _, r := range res {
-		if !r.OK || r.Report == nil || r.Clock == nil || r.Report.FreeBytes <= 0 {
+		if !r.OK || r.Report == nil || r.Clock == nil || r.Report.FreeBytes <= 0 || r.Shared == nil || !*r.Shared {
 			t.Errorf("%s: %+v", r.Host, r)
 			continue
 		}

@@ -3,6 +3,7 @@ package ssh
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,13 +12,15 @@ import (
 	"ioswarm/test/harness"
 )
 
-// Rotated reads on four real nodes: every thread of both read phases reads
-// (and verifies) the file written one node further along, and the records
-// say which host wrote it; with --read-shift 0 each reads its own; a shift
-// the placement cannot give is refused with the reason.
+// Rotated reads on four real nodes: every thread of the read phase reads
+// (and verifies) the file written one node further along, the randread
+// after it (a further read of the same files) two nodes along, and the
+// records say which host wrote it; with --read-shift 0 each reads its own;
+// a shift the placement cannot give is refused with the reason.
 func TestReadShiftReadsAnotherNodesFile(t *testing.T) {
 	e := newEnv(t, 4)
-	next := map[string]string{"node1": "node2", "node2": "node3", "node3": "node4", "node4": "node1"}
+	nodes := []string{"node1", "node2", "node3", "node4"}
+	along := func(host string, k int) string { return nodes[(slices.Index(nodes, host)+k)%4] }
 	for _, shift := range []string{"1", "0"} {
 		out := filepath.Join(t.TempDir(), "shift"+shift+".json")
 		args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "8", "--dir", e.dir,
@@ -39,11 +42,11 @@ func TestReadShiftReadsAnotherNodesFile(t *testing.T) {
 				writer := th.Host
 				wantThread := th.Thread
 				if shift == "1" && (p.Name == "read" || p.Name == "randread") {
-					writer = next[th.Host]
-					wantThread = (th.Thread + 1) % 8 // 8 threads on 4 nodes: one node along is the next thread
-					if th.Thread%4 == 3 {
-						wantThread = th.Thread - 3
-					}
+					k := map[string]int{"read": 1, "randread": 2}[p.Name]
+					writer = along(th.Host, k)
+					// 8 threads on 4 nodes, thread t on node t mod 4: k
+					// nodes along is thread t − t mod 4 + (t + k) mod 4.
+					wantThread = th.Thread - th.Thread%4 + (th.Thread+k)%4
 				}
 				if th.WrittenByThread == nil || th.WrittenByHost != writer || *th.WrittenByThread != wantThread ||
 					filepath.Base(th.File) != fmt.Sprintf("t%d.dat", wantThread) {
