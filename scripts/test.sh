@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, vet, unit tests, the race detector on
 # the concurrent packages, and the integration tests that run the real
-# binary (local ranks, the namespaced SSH cluster, the Slurm cluster, a
-# GlusterFS volume mounted on the SSH cluster's nodes).
+# binary (local ranks, the namespaced SSH cluster, the Slurm cluster,
+# GlusterFS and CephFS mounted on the SSH cluster's nodes, real IOzone,
+# and the HTML report in a headless Chromium).
 #
 # As root it first installs the system packages the cluster tests need;
 # without root those tests skip and say why.
@@ -11,7 +12,8 @@ cd "$(dirname "$0")/.."
 
 packages=(openssh-server openssh-client iproute2 util-linux iptables munge slurmctld slurmd slurm-client
 	glusterfs-server glusterfs-client
-	ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse)
+	ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse fuse
+	chromium)
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	missing=()
 	for p in "${packages[@]}"; do
