@@ -61,13 +61,24 @@ func gatherRoom(dir string) Room {
 		}
 		r.SpaceKnown = true
 		r.FreeBytes = int64(sfs.Bavail) * unit
-		r.FreeInodes, r.TotalInodes = int64(sfs.Ffree), int64(sfs.Files)
+		r.FreeInodes, r.TotalInodes = inodes(sfs.Ffree, sfs.Files)
 	}
 	var st unix.Stat_t
 	if unix.Stat(dir, &st) == nil {
 		r.Device = fmt.Sprintf("%d:%d", unix.Major(st.Dev), unix.Minor(st.Dev))
 	}
 	return r
+}
+
+// inodes is what statfs says of a filesystem's inodes, free and in all,
+// or 0 and 0 (no fixed number) where it cannot be a count: CephFS
+// reports the files it holds as the total and all ones (-1) as free,
+// and a free count above the total is no limit either.
+func inodes(free, total uint64) (int64, int64) {
+	if total == 0 || free > total || free >= 1<<63 || total >= 1<<63 {
+		return 0, 0
+	}
+	return int64(free), int64(total)
 }
 
 // meminfoField reads one "Name:  123 kB" line of /proc/meminfo in bytes.

@@ -70,3 +70,22 @@ func TestCgroupRoom(t *testing.T) {
 		t.Errorf("garbage: room %d", room)
 	}
 }
+
+// Inode counts that cannot be counts are no limit: CephFS's all-ones
+// free count over a total of the files it holds, or free above total.
+func TestInodesThatAreNoLimit(t *testing.T) {
+	for _, c := range []struct {
+		free, total      uint64
+		wantFree, wantOf int64
+	}{
+		{500, 9000, 500, 9000},
+		{^uint64(0), 2, 0, 0},
+		{10, 5, 0, 0},
+		{0, 0, 0, 0},
+		{0, 100, 0, 100},
+	} {
+		if f, n := inodes(c.free, c.total); f != c.wantFree || n != c.wantOf {
+			t.Errorf("inodes(%d, %d) = %d, %d; want %d, %d", c.free, c.total, f, n, c.wantFree, c.wantOf)
+		}
+	}
+}
