@@ -41,7 +41,7 @@ func newApp() *cli.App {
 		// Reached with arguments only when the first names no command.
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
-				return cli.ShowAppHelp(c)
+				return helpForNoCommand(c)
 			}
 			return unknownCommand(c.App.Commands, c.Args().First())
 		},

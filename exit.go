@@ -26,6 +26,12 @@ const exitCodesHelp = `EXIT CODES:
 // already given elsewhere.
 type silentError struct{ error }
 
+// shownUsageError is a usage error (exit 2) whose explanation, such as
+// the help text, was already printed.
+type shownUsageError struct{ error }
+
+func (e shownUsageError) Unwrap() error { return e.error }
+
 func exitCode(err error, sig os.Signal) int {
 	switch {
 	case err == nil:

@@ -26,7 +26,7 @@ func main() {
 		cancel(fmt.Errorf("interrupted by %s", signalName(s)))
 	}()
 	err := runApp(ctx, os.Args)
-	if err != nil && !errors.As(err, new(silentError)) {
+	if err != nil && !errors.As(err, new(silentError)) && !errors.As(err, new(shownUsageError)) {
 		fmt.Fprintf(os.Stderr, "ioswarm: %v\n", err)
 	}
 	var sig os.Signal
