@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"nodefacts":      {"mounts", "units"},
 	"preflight":      {"clock", "launcher", "mounts", "nodefacts", "units", "uring", "wire"},
 	"progress":       {"units"},
-	"rank":           {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "uring", "wire"},
+	"rank":           {"barrier", "clock", "histogram", "mounts", "nodefacts", "result", "units", "uring", "wire"},
 	"report":         {"figures", "histogram", "nodefacts", "result", "units", "wire"},
 	"result":         {},
 	"selfbin":        {},
