@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ioswarm/figures"
+	"ioswarm/internal/loadslack"
 	"ioswarm/result"
 	"ioswarm/test/cluster"
 	"ioswarm/test/harness"
@@ -35,8 +36,9 @@ func TestClockOffsetNode(t *testing.T) {
 			t.Errorf("%s: clock offset %d ns, want %d ns within %d ns (+1 ms); off by %d ns",
 				h.Host, h.ClockOffsetNS, want, h.ClockErrorNS, d)
 		}
-		if h.ClockErrorNS <= 0 || h.ClockErrorNS > int64(5*time.Millisecond) {
-			t.Errorf("%s: clock error bound %d ns, want (0, 5 ms]", h.Host, h.ClockErrorNS)
+		// 5 ms idle; a loaded machine answers the probes later.
+		if bound := loadslack.Bound(5 * time.Millisecond); h.ClockErrorNS <= 0 || h.ClockErrorNS > int64(bound) {
+			t.Errorf("%s: clock error bound %d ns, want (0, %v]", h.Host, h.ClockErrorNS, bound)
 		}
 	}
 	for _, p := range job.Phases {

@@ -78,6 +78,7 @@ func (e *env) filesOn(t *testing.T, node string) []string {
 // waitEmptyOn waits until node's view of --dir is empty.
 func (e *env) waitEmptyOn(t *testing.T, node string, within time.Duration) {
 	t.Helper()
+	within = harness.LeftoverWait(within) // load must not pass for a leftover
 	deadline := time.Now().Add(within)
 	for {
 		left := e.entriesOn(t, node, e.dir)
