@@ -16,7 +16,8 @@ import (
 // short, so that detection by silence fits the 10 s the issue allows.
 const heartbeatTimeout = "3s"
 
-// faultLimit is how soon after a fault the coordinator must have exited.
+// faultLimit is how soon after a fault the coordinator must have exited
+// on an idle machine; faultBound widens it by what load does now.
 const faultLimit = 10 * time.Second
 
 // faultRun is a long run under way on four nodes, writing its result to
