@@ -82,6 +82,7 @@ func runHosts(ctx context.Context, o hostsOptions) error {
 		host, _ := os.Hostname()
 		targets = []launcher.Target{{Rank: 0, Host: host}}
 	}
+	targets = distinctTargets(targets)
 	results, err := preflight.Check(ctx, preflight.Options{
 		Launcher: l, Targets: targets, Dir: o.Dir,
 		Samples: o.ClockSamples, Fanout: o.SSHFanout, Timeout: time.Minute,
