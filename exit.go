@@ -18,9 +18,9 @@ const (
 )
 
 const exitCodesHelp = `EXIT CODES:
-   0 success; 1 the run failed (node, rank or filesystem error); 2 bad usage, nothing started;
-   129 hung up (SIGHUP); 130 interrupted (SIGINT); 143 terminated (SIGTERM). Ranks are stopped and files
-   removed in every case.`
+   0 success; 1 the run failed (node, rank or filesystem error);
+   2 bad usage, nothing started; 129 hung up (SIGHUP); 130 interrupted (SIGINT);
+   143 terminated (SIGTERM). Ranks are stopped and files removed in every case.`
 
 // silentError fails with exit code 1 but prints nothing: the message was
 // already given elsewhere.
