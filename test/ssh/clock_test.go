@@ -61,9 +61,11 @@ func TestClockOffsetNode(t *testing.T) {
 	aligned := newEnvWith(t, 4, cluster.Options{}).clockRun(t)
 	a, b := meanBandwidth(job), meanBandwidth(aligned)
 	for name, bw := range b {
-		// Wide on purpose: the machine is noisy, and the failure this
-		// guards against is a factor of ten thousand.
-		if r := a[name] / bw; !(r >= 0.25 && r <= 4) {
+		// Wide on purpose: the two runs are minutes apart on a shared
+		// machine whose disk other work may hold for one of them (a
+		// factor of 2 seen with none), and the failure this guards
+		// against is a factor of ten thousand.
+		if r := a[name] / bw; !(r >= 0.01 && r <= 100) {
 			t.Errorf("phase %s: %.3g B/s with node2 skewed, %.3g B/s with clocks aligned (ratio %.3g)", name, a[name], bw, r)
 		}
 	}
