@@ -15,8 +15,9 @@ func newApp() *cli.App {
 		Name:    "ioswarm",
 		Usage:   "measure what a filesystem really delivers to a cluster",
 		Version: fullVersion(),
-		Description: "N threads over many nodes write and read N files (or do random 4 KiB I/O), timed together;\n" +
-			"figures are defined in the README. With no nodes given, ranks run on this machine.",
+		Description: "N threads over many nodes write and read N files (or do random 4 KiB\n" +
+			"I/O), timed together; figures are defined in the README. With no nodes\n" +
+			"given, ranks run on this machine.",
 		CustomAppHelpTemplate: cli.AppHelpTemplate + "\n" + exitCodesHelp + "\n",
 		Commands: []*cli.Command{
 			runCommand(),
@@ -42,7 +43,7 @@ func newApp() *cli.App {
 		// Reached with arguments only when the first names no command.
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
-				return cli.ShowAppHelp(c)
+				return helpForNoCommand(c)
 			}
 			return unknownCommand(c.App.Commands, c.Args().First())
 		},

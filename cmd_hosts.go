@@ -20,6 +20,7 @@ type hostsOptions struct {
 	Dir, Format  string
 	ClockSamples int
 	Quiet        bool
+	Details      bool
 	invocation
 }
 
@@ -34,6 +35,7 @@ func hostsCommand() *cli.Command {
 		&cli.StringFlag{Name: "format", Value: "table", Destination: &o.Format, Category: catOutput, Usage: "table or json"},
 		&cli.IntFlag{Name: "clock-samples", Value: 16, Destination: &o.ClockSamples, Category: catOutput, Usage: "round trips per node for the clock comparison"},
 		&cli.BoolFlag{Name: "quiet", Destination: &o.Quiet, Category: catOutput, Usage: "no launcher log lines"},
+		&cli.BoolFlag{Name: "details", Destination: &o.Details, Category: catOutput, Usage: "every column of the table (user, arch, kernel, io_uring, wall clock offset), wider than 80"},
 	}, launchFlags(&o.launchOptions)...)
 	cmd := command(&cli.Command{
 		Name:  "hosts",
@@ -91,6 +93,7 @@ func runHosts(ctx context.Context, o hostsOptions) error {
 		host, _ := os.Hostname()
 		targets = []launcher.Target{{Rank: 0, Host: host}}
 	}
+	targets = distinctTargets(targets)
 	results, err := preflight.Check(ctx, preflight.Options{
 		Launcher: l, Targets: targets, Dir: o.Dir,
 		Samples: o.ClockSamples, Fanout: o.SSHFanout, Timeout: time.Minute,
@@ -102,8 +105,10 @@ func runHosts(ctx context.Context, o hostsOptions) error {
 		enc := json.NewEncoder(o.stdout)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(results)
-	} else {
+	} else if o.Details {
 		err = preflight.WriteTable(o.stdout, results)
+	} else {
+		err = preflight.WriteCompactTable(o.stdout, results)
 	}
 	if err != nil {
 		return err

@@ -42,7 +42,7 @@ func runCommand() *cli.Command {
 	})
 }
 
-const runExamples = `   ioswarm run                                      # this machine, the current directory, a minute or so
+const runExamples = `   ioswarm run                                      # this machine, the current directory, 5-30 s
    ioswarm run --dir /gpfs/scratch --threads 64 --hosts 'node[01-16]' --output gpfs.json
    ioswarm run --phases randwrite,randread --total 64GiB --engine io_uring --iodepth 32
    ioswarm sweep --threads 1..512 ...               # for a scaling study`

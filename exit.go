@@ -23,15 +23,21 @@ const (
 )
 
 const exitCodesHelp = `EXIT CODES:
-   0 success; 1 the run failed (node, rank or filesystem error); 2 bad usage, nothing started;
-   3 an --expect (acceptance figure) was not met; 4 a sweep stopped at its time budget (run it again
-   with --resume FILE);
-   129 hung up (SIGHUP); 130 interrupted (SIGINT); 143 terminated (SIGTERM). Ranks are stopped and files
-   removed in every case.`
+   0 success; 1 the run failed (node, rank or filesystem error);
+   2 bad usage, nothing started; 3 an --expect (acceptance figure) was not
+   met; 4 a sweep stopped at its time budget (run it again with --resume
+   FILE); 129 hung up (SIGHUP); 130 interrupted (SIGINT); 143 terminated
+   (SIGTERM). Ranks are stopped and files removed in every case.`
 
 // silentError fails with exit code 1 but prints nothing: the message was
 // already given elsewhere.
 type silentError struct{ error }
+
+// shownUsageError is a usage error (exit 2) whose explanation, such as
+// the help text, was already printed.
+type shownUsageError struct{ error }
+
+func (e shownUsageError) Unwrap() error { return e.error }
 
 func exitCode(err error, sig os.Signal) int {
 	switch {

@@ -25,8 +25,9 @@ func main() {
 		// it, not "context canceled".
 		cancel(fmt.Errorf("interrupted by %s", signalName(s)))
 	}()
+	wrapHelpAt(80)
 	err := runApp(ctx, os.Args)
-	if err != nil && !errors.As(err, new(silentError)) {
+	if err != nil && !errors.As(err, new(silentError)) && !errors.As(err, new(shownUsageError)) {
 		fmt.Fprintf(os.Stderr, "ioswarm: %v\n", err)
 	}
 	var sig os.Signal

@@ -217,12 +217,14 @@ func TestOtherJobsCoordinator(t *testing.T) {
 	begin := time.Now()
 	_, err := Dial(context.Background(), c.Addr().String(), testHello(0), testSecret(), fastOptions())
 	var rej *RejectError
-	if !errors.As(err, &rej) || time.Since(begin) > time.Second {
+	if !errors.As(err, &rej) {
 		t.Fatalf("got %v after %v", err, time.Since(begin))
 	}
 	// The refusal reaches the rank before the coordinator has counted
-	// it (it counts once the connection is closed): wait a little.
-	deadline := time.Now().Add(2 * time.Second)
+	// it (it counts once the connection is closed): wait for the count.
+	// That it is 1, not more, is what shows the rank did not retry; how
+	// long the refusal took is up to the machine's load.
+	deadline := time.Now().Add(20 * time.Second)
 	for c.Rejected()["127.0.0.1"] == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ioswarm/clock"
+	"ioswarm/internal/loadslack"
 )
 
 // TestClockOffset gives one rank a clock 3 hours ahead, as a time namespace
@@ -28,8 +29,9 @@ func TestClockOffset(t *testing.T) {
 		for r, want := range []int64{0, shift} {
 			info := infos[r]
 			t.Logf("%s: rank %d offset %d ns ± %d ns", when, r, info.ClockOffset, info.ClockError)
-			if info.ClockError <= 0 || info.ClockError >= int64(5*time.Millisecond) {
-				t.Errorf("%s: rank %d error bound %d ns is not a small positive loopback figure", when, r, info.ClockError)
+			// 5 ms idle; a loaded machine answers the probes later.
+			if bound := loadslack.Bound(5 * time.Millisecond); info.ClockError <= 0 || info.ClockError >= int64(bound) {
+				t.Errorf("%s: rank %d error bound %d ns is not a small positive loopback figure (under %v)", when, r, info.ClockError, bound)
 			}
 			if d := abs(info.ClockOffset - want); d > info.ClockError+slack {
 				t.Errorf("%s: rank %d offset %d ns is %d ns from %d", when, r, info.ClockOffset, d, want)

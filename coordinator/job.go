@@ -330,5 +330,5 @@ func (j *job) rankJob() wire.Job {
 
 func (j *job) warn(msg string) {
 	j.res.Warnings = append(j.res.Warnings, msg)
-	j.s.o.Log.Printf("warning: %s\n", msg)
+	j.s.o.logWarning(msg)
 }

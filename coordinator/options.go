@@ -33,6 +33,10 @@ type Launch struct {
 	Listen           string
 	HeartbeatTimeout time.Duration
 	Log              *launcher.LineWriter // rank logs and warnings
+	// WrapWarning, when set, lays a warning out for the log, as the run
+	// table lays out its own (wrapped to 80 columns, indented); nil logs
+	// each as one line.
+	WrapWarning func(text string) string
 }
 
 // local reports whether the ranks run on this machine.

@@ -229,7 +229,7 @@ func (s *Session) Close(runErr error) {
 				// Unreachable from here, but not necessarily dead.
 				hint = " (a rank still running there removes its files at its heartbeat timeout)"
 			}
-			s.o.Log.Printf("warning: host %s: could not remove %s: %v%s\n", t.Host, wire.JobDir(dir, s.current.id), err, hint)
+			s.o.logWarning(fmt.Sprintf("host %s: could not remove %s: %v%s", t.Host, wire.JobDir(dir, s.current.id), err, hint))
 		}
 	}
 }

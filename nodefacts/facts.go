@@ -15,6 +15,7 @@ import (
 
 	"ioswarm/clientcache"
 	"ioswarm/mounts"
+	"ioswarm/units"
 )
 
 // Facts are one node's answers. Sizes are bytes; zero means unknown.
@@ -83,7 +84,7 @@ func Gather(ctx context.Context, dir string) Facts {
 	case f.FSType == "gpfs":
 		if out, ok := tool(ctx, "mmlsconfig", "pagepool"); ok {
 			if pp := pagepool(out); pp > 0 {
-				f.CacheNotes = append(f.CacheNotes, fmt.Sprintf("gpfs pagepool %d", pp))
+				f.CacheNotes = append(f.CacheNotes, "gpfs pagepool "+units.FormatBytes(pp))
 			}
 		}
 	}

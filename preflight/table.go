@@ -22,6 +22,12 @@ func WriteTable(w io.Writer, results []Result) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	return writeTrailer(w, results)
+}
+
+// writeTrailer follows the node rows: each node's problems and notes, the
+// filesystems and memory seen, and the verdict.
+func writeTrailer(w io.Writer, results []Result) error {
 	failed := 0
 	for _, r := range results {
 		if !r.OK {

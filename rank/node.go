@@ -37,8 +37,7 @@ func checkNode(dir string, need int64) (wire.SetupReply, error) {
 	if err := unix.Statfs(dir, &sfs); err == nil {
 		r.FreeB = int64(sfs.Bavail) * sfs.Bsize
 		if need > r.FreeB {
-			r.Warnings = append(r.Warnings, fmt.Sprintf(
-				"dir %s has %d bytes free, this node's threads need %d", dir, r.FreeB, need))
+			r.Warnings = append(r.Warnings, freeSpaceWarning(dir, r.FreeB, need))
 		}
 	}
 	r.CanDrop = canDropNode()

@@ -22,6 +22,7 @@ import (
 func TestAwaitReleaseReturnsAtTheMoment(t *testing.T) {
 	for _, lead := range []time.Duration{0, time.Millisecond, 30 * time.Millisecond} {
 		var lates []time.Duration
+		bound := lateBound(t)
 		for range 5 {
 			at := clock.Now() + int64(lead)
 			got, ok := awaitRelease(at, new(atomic.Bool))
@@ -30,12 +31,12 @@ func TestAwaitReleaseReturnsAtTheMoment(t *testing.T) {
 			}
 			late := time.Duration(got - at)
 			lates = append(lates, late)
-			if late <= 5*time.Millisecond {
+			if late <= bound {
 				break
 			}
 		}
-		if len(lates) == 5 && lates[4] > 5*time.Millisecond {
-			t.Errorf("lead %v: released late in five tries: %v", lead, lates)
+		if len(lates) == 5 && lates[4] > bound {
+			t.Errorf("lead %v: released late in five tries: %v (bound %v)", lead, lates, bound)
 		}
 	}
 }
@@ -47,7 +48,8 @@ func TestAwaitReleaseStops(t *testing.T) {
 	if _, ok := awaitRelease(clock.Now()+int64(time.Hour), stop); ok {
 		t.Fatal("released although stopped")
 	}
-	if d := time.Since(t0); d > time.Second {
+	// Far below the hour the release was set at, and more than load delays.
+	if d := time.Since(t0); d > 30*time.Second {
 		t.Fatalf("stop noticed after %v", d)
 	}
 }
@@ -142,10 +144,11 @@ func TestWriteIterationsTimeNoTruncation(t *testing.T) {
 func TestRunPhaseReleaseMoment(t *testing.T) {
 	_, req := testState(t, 0, 1, 2)
 	req(wire.KindPrepare, wire.Prepare{Phase: "write"})
+	bound := lateBound(t)
 	at := clock.Now() + int64(20*time.Millisecond)
 	r := runReply(t, req(wire.KindRun, wire.Run{Phase: "write", Iteration: 1, ReleaseAt: at}))
-	if r.ReleasedAt < at || r.ReleasedAt-at > int64(5*time.Millisecond) {
-		t.Fatalf("released at %+d ns from ReleaseAt", r.ReleasedAt-at)
+	if r.ReleasedAt < at || r.ReleasedAt-at > int64(bound) {
+		t.Fatalf("released at %+d ns from ReleaseAt (bound %v)", r.ReleasedAt-at, bound)
 	}
 	for _, tr := range r.Threads {
 		if tr.StartNS < r.ReleasedAt {
@@ -165,7 +168,8 @@ func TestRunPhaseCancelledBeforeRelease(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
-	if d := time.Since(t0); d > 2*time.Second {
+	// Far below the hour the release was set at, and more than load delays.
+	if d := time.Since(t0); d > 30*time.Second {
 		t.Fatalf("cancellation took %v", d)
 	}
 	for _, w := range s.workers {

@@ -86,6 +86,6 @@ func writeWarnings(w io.Writer, warnings []string) {
 	}
 	fmt.Fprintln(w, "warnings:")
 	for _, s := range warnings {
-		fmt.Fprintln(w, "  "+Clean(s))
+		WriteWrapped(w, Clean(s), "  ", "    ")
 	}
 }

@@ -105,7 +105,7 @@ func writeHeader(w io.Writer, job *result.Job) {
 	pair(tw, "ioswarm", Clean(job.Version)+", started "+Clean(job.StartedAt))
 	pair(tw, "command", Clean(job.CommandLine))
 	pair(tw, "launcher", Clean(job.Launcher))
-	pair(tw, "nodes", strconv.Itoa(len(job.Hosts)))
+	pair(tw, "nodes", nodesText(job.Hosts))
 	threads := strconv.Itoa(c.Threads)
 	if c.ThreadsFrom != "" {
 		threads += " (" + Clean(c.ThreadsFrom) + ")"

@@ -122,7 +122,7 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 	fmt.Fprintf(ew, "B  %s: %s\n", report.Clean(names[1]), b.Describe())
 	fmt.Fprintf(ew, "change is B relative to A (+24.0%% means B = 1.24 × A); GB/s are 10^9 B/s\n")
 	for _, d := range ConfigDiff(a, b) {
-		fmt.Fprintln(ew, "warning: the configurations differ: "+report.Clean(d))
+		report.WriteWrapped(ew, "warning: the configurations differ: "+report.Clean(d), "", "  ")
 	}
 	if single := singleRuns(pairs, names); single != "" {
 		fmt.Fprintln(ew, "note: "+single)

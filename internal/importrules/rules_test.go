@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"nodefacts":      {"clientcache", "mounts", "units"},
 	"preflight":      {"clock", "launcher", "mounts", "nodefacts", "units", "uring", "wire"},
 	"progress":       {"units"},
-	"rank":           {"barrier", "clientcache", "clock", "histogram", "mounts", "nodefacts", "result", "uring", "wire"},
+	"rank":           {"barrier", "clientcache", "clock", "histogram", "mounts", "nodefacts", "result", "units", "uring", "wire"},
 	"report":         {"clientcache", "figures", "histogram", "nodefacts", "result", "units", "wire"},
 	"resplan":        {"histogram", "hostlist", "nodefacts", "units"},
 	"result":         {},

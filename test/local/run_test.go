@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,15 +54,28 @@ func TestRunThreeRanksFiveThreads(t *testing.T) {
 	// ranks take to start their threads and is released 200 ms ahead; the
 	// next is released from what the first measured, at least 20 ms
 	// ahead, and what was left of it is what the ranks said.
+	// (Each lead also covers four times the worst clock error, which
+	// load can raise: the 2 s cap is on the measured part.)
+	var maxErr int64
+	for _, h := range job.Hosts {
+		maxErr = max(maxErr, h.ClockErrorNS)
+	}
 	if w, r := job.Phases[0], job.Phases[1]; w.ReleaseLeadNS < int64(200*time.Millisecond) ||
-		r.ReleaseLeadNS < int64(20*time.Millisecond) || r.ReleaseLeadNS > int64(2*time.Second) {
+		r.ReleaseLeadNS < int64(20*time.Millisecond) || r.ReleaseLeadNS > int64(2*time.Second)+4*maxErr {
 		t.Errorf("release leads: write %v, read %v; want 200 ms and then 20 ms to 2 s",
 			time.Duration(w.ReleaseLeadNS), time.Duration(r.ReleaseLeadNS))
 	}
+	// The ready moment follows the run request, so no more than the lead
+	// is left. Some is left on an idle machine; a loaded one may ready the
+	// threads after the release, and then the phase must say so.
 	for _, p := range job.Phases {
-		if p.ReleaseMarginNS <= 0 || p.ReleaseMarginNS > p.ReleaseLeadNS {
-			t.Errorf("%s: %v of the %v lead left when the last threads were ready; want some, and no more than the lead",
+		if p.ReleaseMarginNS > p.ReleaseLeadNS {
+			t.Errorf("%s: %v of the %v lead left when the last threads were ready; want no more than the lead",
 				p.Name, time.Duration(p.ReleaseMarginNS), time.Duration(p.ReleaseLeadNS))
+		}
+		if p.ReleaseMarginNS < 0 && !slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, "after the release") }) {
+			t.Errorf("%s: threads ready %v after the release, and no warning says so: %q",
+				p.Name, time.Duration(-p.ReleaseMarginNS), p.Warnings)
 		}
 	}
 	for _, h := range job.Hosts {

@@ -140,7 +140,7 @@ func TestMetadataCreateOutOfInodes(t *testing.T) {
 			t.Errorf("error lacks %q: %s", want, last)
 		}
 	}
-	harness.WaitNoProcesses(t, bin.Path(t), 3*time.Second)
+	harness.WaitNoProcesses(t, bin.Path(t), harness.Leftover)
 	if left := dirEntries(t, dir); len(left) != 0 {
 		t.Fatalf("left after the failed create: %v", left)
 	}

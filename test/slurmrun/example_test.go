@@ -38,8 +38,8 @@ func runExample(ctx context.Context, t *testing.T, e *env, script, mode string) 
 	t.Helper()
 	dir, data := sharedDir(t, e, mode+"-")
 	out := filepath.Join(dir, "out")
-	vars := []string{"IOSWARM=" + e.shared, "DIR=" + data, "TOTAL=64MiB", "THREADS_PER_NODE=2", "OUT=" + out,
-		"LABEL=testbed", "MODE=" + mode}
+	vars := []string{"IOSWARM_BIN=" + e.shared, "IOSWARM_DIR=" + data, "IOSWARM_TOTAL=64MiB", "IOSWARM_THREADS_PER_NODE=2",
+		"IOSWARM_OUT=" + out, "IOSWARM_LABEL=testbed", "IOSWARM_MODE=" + mode}
 	id, err := e.c.Sbatch(ctx, script, "-N2", "-o", filepath.Join(dir, "job.out"), "--export=ALL,"+strings.Join(vars, ","))
 	if err != nil {
 		t.Fatal(err)

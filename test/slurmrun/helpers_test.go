@@ -115,6 +115,7 @@ func (e *env) leftovers(t *testing.T) []string {
 func (e *env) waitNoLeftovers(t *testing.T, within time.Duration) {
 	t.Helper()
 	var left []string
+	within = harness.LeftoverWait(within) // load must not pass for a leftover
 	gone := harness.Poll(within, 100*time.Millisecond, func() bool {
 		left = e.leftovers(t)
 		return len(left) == 0

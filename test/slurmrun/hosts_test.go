@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/loadslack"
 	"ioswarm/preflight"
 )
 
@@ -35,8 +36,10 @@ func TestHostsPreflightUnderSrun(t *testing.T) {
 		}
 		// The nodes share this machine's clocks: the true offset is 0.
 		c := r.Clock
-		if c == nil || c.ErrorNS <= 0 || c.ErrorNS > int64(5*time.Millisecond) {
-			t.Errorf("%s: clock comparison %+v; want an error bound in (0, 5 ms]", r.Host, c)
+		// 5 ms idle; a loaded machine answers the probes later.
+		bound := loadslack.Bound(5 * time.Millisecond)
+		if c == nil || c.ErrorNS <= 0 || c.ErrorNS > int64(bound) {
+			t.Errorf("%s: clock comparison %+v; want an error bound in (0, %v]", r.Host, c, bound)
 			continue
 		}
 		if d := max(c.MonoNS, -c.MonoNS); d > c.ErrorNS+int64(time.Millisecond) {

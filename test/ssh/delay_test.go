@@ -10,15 +10,20 @@ import (
 	"ioswarm/test/harness"
 )
 
-// slowOneWay is the latency added to node2's link in each direction.
-const slowOneWay = 40 * time.Millisecond
+// slowOneWay is the latency added to node2's link in each direction. It
+// is what a release that waited for the link would add to node2's start,
+// so it is the verdict's bound too, and it must stand well above what
+// load does to the starts: threads woke up to 50 ms late at load 11-18
+// on 2 cores, which a 40 ms delay (and a 20 ms bound) could not tell
+// from the fault.
+const slowOneWay = 150 * time.Millisecond
 
-// Node2's link holds every packet 40 ms each way. The coordinator releases
+// Node2's link holds every packet 150 ms each way. The coordinator releases
 // each phase at a moment of its own clock far enough ahead, converted to
 // each rank's clock, so node2 must start with the others: the start skew
 // is clock error, not the time the run request took to arrive. A design
 // that started ranks when the request arrived would show node2 starting at
-// least 40 ms late. The result must also be honest that it knows node2's
+// least 150 ms late. The result must also be honest that it knows node2's
 // clock only to within half its round trip.
 func TestSlowLinkKeepsStartsAligned(t *testing.T) {
 	e := newEnv(t, 4)
@@ -52,7 +57,9 @@ func TestSlowLinkKeepsStartsAligned(t *testing.T) {
 // checkSlowClocks checks each host's clock figures. Every node reads the
 // machine's one CLOCK_MONOTONIC, so the true offset is 0 and must lie
 // within the reported bound; node2's bound is half its best round trip,
-// about the one-way delay, and the others' stay those of a local link.
+// about the one-way delay, and the others' stay those of a local link:
+// under half the delay, which the best of many round trips on a local
+// link does not reach however loaded the machine (idle: under 1 ms).
 func checkSlowClocks(t *testing.T, hosts []result.Host) {
 	t.Helper()
 	if len(hosts) != 4 {
@@ -65,8 +72,8 @@ func checkSlowClocks(t *testing.T, hosts []result.Host) {
 				t.Errorf("node2: clock error bound %v with %v each way; want about %v (half the round trip)",
 					time.Duration(h.ClockErrorNS), slowOneWay, slowOneWay)
 			}
-		} else if h.ClockErrorNS <= 0 || h.ClockErrorNS >= int64(5*time.Millisecond) {
-			t.Errorf("%s: clock error bound %v, want (0, 5 ms) on an undelayed link", h.Host, time.Duration(h.ClockErrorNS))
+		} else if h.ClockErrorNS <= 0 || h.ClockErrorNS >= int64(slowOneWay/2) {
+			t.Errorf("%s: clock error bound %v, want (0, %v) on an undelayed link", h.Host, time.Duration(h.ClockErrorNS), slowOneWay/2)
 		}
 		if abs(h.ClockOffsetNS) > h.ClockErrorNS+int64(time.Millisecond) {
 			t.Errorf("%s: clock offset %v outside its bound %v (+1 ms); the true offset is 0",
@@ -76,15 +83,14 @@ func checkSlowClocks(t *testing.T, hosts []result.Host) {
 }
 
 // A node2 released when the run request reached it would be released,
-// and start its threads, at least slowOneWay (40 ms) after the others.
-// The ranks' release moments otherwise spread by a few milliseconds, and
-// the thread starts by more: threads woken at once on a 2-core machine
-// wait their turn for a CPU, which spread 8 of them by up to 20 ms here
-// while the ranks' releases lay within 3 ms. Each bound leaves room on
-// both sides.
+// and start its threads, at least slowOneWay after the others: that is
+// the bound for both skews. The ranks' release moments otherwise spread
+// by a few milliseconds on an idle machine, and the thread starts by
+// more (threads woken at once on 2 cores wait their turn for a CPU: up
+// to 20 ms idle, 50 ms at load 11-18), all well under the delay.
 const (
-	releasedWithin = 20 * time.Millisecond
-	startedWithin  = 30 * time.Millisecond
+	releasedWithin = slowOneWay
+	startedWithin  = slowOneWay
 )
 
 // checkAlignedStarts checks that in every phase the ranks were released,

@@ -14,6 +14,7 @@ import (
 // view of the directory included, is left clean.
 func TestNoSpaceOnOneNode(t *testing.T) {
 	e := newEnv(t, 4)
+	bound := e.faultBound(t)
 	e.onNode(t, "node3", "mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", e.dir)
 	defer e.onNode(t, "node3", "umount", e.dir)
 	out := filepath.Join(t.TempDir(), "result.json")
@@ -25,8 +26,8 @@ func TestNoSpaceOnOneNode(t *testing.T) {
 		// run that meets ENOSPC anyway.
 		"--ignore-space"}, e.sshFlags()...)
 	o := e.head(t, time.Minute, args...)
-	if o.Code != 1 || o.Took > faultLimit {
-		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
+	if o.Code != 1 || o.Took > bound {
+		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, bound)
 	}
 	msg := finalError(t, o.Stderr, "host node3 rank 2", "thread 2", "no space left on device")
 	if !strings.Contains(msg, e.dir+"/ioswarm-") || !strings.Contains(msg, "/t2.dat") {
@@ -45,13 +46,14 @@ func TestNoSpaceOnOneNode(t *testing.T) {
 // node, and no job directory ever appears in any node's view.
 func TestBadDirectoryCaughtBeforeWriting(t *testing.T) {
 	e := newEnv(t, 4)
+	bound := e.faultBound(t)
 	e.onNode(t, "node2", "mount", "--bind", "-o", "ro", e.dir, e.dir)
 	defer e.onNode(t, "node2", "umount", e.dir)
 	base := append([]string{"run", "--threads", "4", "--dir", e.dir, "--total", "8MiB", "--block", "1MiB",
 		"--heartbeat-timeout", heartbeatTimeout}, e.sshFlags()...)
 	o := e.head(t, time.Minute, append(base, "--hosts", e.c.HostsFile)...)
-	if o.Code != 1 || o.Took > faultLimit {
-		t.Errorf("read-only: exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
+	if o.Code != 1 || o.Took > bound {
+		t.Errorf("read-only: exit %d after %v, want 1 within %v", o.Code, o.Took, bound)
 	}
 	t.Log(finalError(t, o.Stderr, "host node2 rank 1", "not writable", "read-only file system"))
 	e.checkNothingWritten(t)
@@ -59,8 +61,8 @@ func TestBadDirectoryCaughtBeforeWriting(t *testing.T) {
 	missing := filepath.Join(e.dir, "missing")
 	hosts := writeFile(t, "hosts", "node1\nnode3\nnode4 dir="+missing+"\n")
 	o = e.head(t, time.Minute, append(base, "--hosts", hosts)...)
-	if o.Code != 1 || o.Took > faultLimit {
-		t.Errorf("missing: exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
+	if o.Code != 1 || o.Took > bound {
+		t.Errorf("missing: exit %d after %v, want 1 within %v", o.Code, o.Took, bound)
 	}
 	t.Log(finalError(t, o.Stderr, "host node4 rank 2", missing, "no such file or directory"))
 	e.checkNothingWritten(t)

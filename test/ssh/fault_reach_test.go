@@ -15,13 +15,14 @@ import (
 // starts anywhere.
 func TestUnreachableHostNamed(t *testing.T) {
 	e := newEnv(t, 4)
+	bound := e.faultBound(t)
 	dead := "root@" + e.c.HeadIP + ":2"
 	out := filepath.Join(t.TempDir(), "r.json")
 	args := append([]string{"run", "--hosts", "node[1-3]," + dead, "--threads", "4", "--dir", e.dir,
 		"--total", "8MiB", "--block", "1MiB", "--output", out}, e.sshFlags()...)
 	o := e.head(t, time.Minute, args...)
-	if o.Code != 1 || o.Took > faultLimit {
-		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
+	if o.Code != 1 || o.Took > bound {
+		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, bound)
 	}
 	msg := finalError(t, o.Stderr, "host "+e.c.HeadIP+" rank 3", e.c.HeadIP+":2", "connection refused")
 	// Even a run that never started leaves its result file, with the error.

@@ -4,8 +4,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"ioswarm/test/harness"
 )
 
 // SIGTERM (what a batch system or `kill` sends) on the coordinator stops
@@ -13,11 +11,12 @@ import (
 // result file marked incomplete.
 func TestTerminateStopsEveryNode(t *testing.T) {
 	e := newEnv(t, 4)
+	bound := e.faultBound(t)
 	run := e.startFault(t, "")
 	if err := run.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	code, took := harness.WaitExit(t, run.cmd, faultLimit)
+	code, took := waitFault(t, run.cmd, time.Now(), bound)
 	t.Logf("exit %d %v after SIGTERM", code, took)
 	if code != 143 {
 		t.Errorf("exit %d after SIGTERM, want 143", code)

@@ -103,6 +103,7 @@ func (e *env) waitNothingLeft(t *testing.T, within time.Duration) {
 	t.Helper()
 	var left map[string][]int
 	var files []string
+	within = harness.LeftoverWait(within) // load must not pass for a leftover
 	clean := harness.Poll(within, 100*time.Millisecond, func() bool {
 		left, files = e.ranksLeft(t), harness.DirEntries(t, e.dir)
 		return len(left) == 0 && len(files) == 0

@@ -92,6 +92,7 @@ func TestMetadataPhasesOnFourNodes(t *testing.T) {
 // own view included, is left clean.
 func TestMetadataCreateFailsOnOneNode(t *testing.T) {
 	e := newEnv(t, 4)
+	bound := e.faultBound(t)
 	e.onNode(t, "node3", "mount", "-t", "tmpfs", "-o", "size=64m,nr_inodes=100", "tmpfs", e.dir)
 	defer e.onNode(t, "node3", "umount", e.dir)
 	out := filepath.Join(t.TempDir(), "result.json")
@@ -99,8 +100,8 @@ func TestMetadataCreateFailsOnOneNode(t *testing.T) {
 		"--phases", "mdcreate,mddelete", "--files-per-thread", "500", "--heartbeat-timeout", heartbeatTimeout,
 		"--output", out, "--allow-mixed-fs", "--ignore-space"}, e.sshFlags()...)
 	o := e.head(t, time.Minute, args...)
-	if o.Code != 1 || o.Took > faultLimit {
-		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, faultLimit)
+	if o.Code != 1 || o.Took > bound {
+		t.Errorf("exit %d after %v, want 1 within %v", o.Code, o.Took, bound)
 	}
 	msg := finalError(t, o.Stderr, "host node3 rank 2", "thread 2", "no space left on device")
 	if !strings.Contains(msg, "mdcreate "+e.dir+"/ioswarm-") || !strings.Contains(msg, "/md-t2/f") {

@@ -86,11 +86,12 @@ func rankPIDs(exe string) ([]int, error) {
 	return pids, err
 }
 
-// waitNoRanks waits up to 10 s for every rank process of exe to be gone.
+// waitNoRanks waits up to harness.Leftover for every rank process of exe
+// to be gone.
 func waitNoRanks(t *testing.T, exe string) {
 	t.Helper()
 	var pids []int
-	gone := harness.Poll(10*time.Second, 50*time.Millisecond, func() bool {
+	gone := harness.Poll(harness.Leftover, 50*time.Millisecond, func() bool {
 		var err error
 		if pids, err = rankPIDs(exe); err != nil {
 			t.Fatal(err)

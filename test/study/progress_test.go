@@ -59,9 +59,10 @@ func TestProgressOnTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ranks send their counts once a second from the moment they get
-	// the run request, which precedes the release: a phase longer than
-	// 1.5 s must have shown at least one of them.
-	if w := time.Duration(s.Points[0].Phases[0].WindowNS); w > 1500*time.Millisecond {
+	// the run request, which precedes the release: a phase of three
+	// seconds or more must have shown at least one of them, even on a
+	// busy machine where a count or its drawing comes late.
+	if w := time.Duration(s.Points[0].Phases[0].WindowNS); w >= 3*time.Second {
 		if !regexp.MustCompile(`\r\x1b\[Kwrite:\s+\d+\.\d%`).MatchString(got) {
 			t.Errorf("a %v phase showed no counts: %q", w, got)
 		}
@@ -83,10 +84,12 @@ func TestProgressPlainLines(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	line := regexp.MustCompile(`^\d\d:\d\d:\d\d ` + progressLine + `$`)
+	warning := false // within a warning, wrapped to 80 columns with its later lines indented
 	for _, l := range lines {
-		// Without root the cache-drop fallback warns; that is the log,
-		// not progress, and comes as a whole line too.
-		if !line.MatchString(l) && !strings.HasPrefix(l, "warning: ") {
+		// Without root the cache-drop fallback warns, and a busy
+		// machine may skew the starts; that is the log, not progress.
+		warning = strings.HasPrefix(l, "warning: ") || warning && strings.HasPrefix(l, "  ")
+		if !line.MatchString(l) && !warning {
 			t.Errorf("not a progress line: %q", l)
 		}
 	}
