@@ -46,8 +46,12 @@ func TestExampleBatchScriptAsPrinted(t *testing.T) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "DIR=/nonexistent/wrapper-dir", "OUT=/nonexistent/out", "TOTAL=8TiB", "MODE=bogus",
-		"LABEL=wrong", "FIRST=64", "EXTRA=--bogus", "THREADS_PER_NODE=1000", "IOSWARM=/nonexistent/ioswarm")
+	// A wrapper's own variables, with the names the old script read: none
+	// may reach the job (their paths lie in this test's directory, so a
+	// script that read them could not touch anything else).
+	hostile := filepath.Join(t.TempDir(), "hostile")
+	cmd.Env = append(cmd.Env, "DIR="+hostile+"/wrapper-dir", "OUT="+hostile+"/out", "TOTAL=8TiB", "MODE=bogus",
+		"LABEL=wrong", "FIRST=64", "EXTRA=--bogus", "THREADS_PER_NODE=1000", "IOSWARM="+hostile+"/ioswarm")
 	raw, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("sbatch: %v", err)
@@ -73,6 +77,9 @@ func TestExampleBatchScriptAsPrinted(t *testing.T) {
 		if c := p.Config; c.Total != 128<<20 || c.BlockSize != 16<<20 || c.Dir != filepath.Join(out, "data") || p.Launcher != "srun" {
 			t.Errorf("point %d: total %d, block %d, dir %s, launcher %s", i, c.Total, c.BlockSize, c.Dir, p.Launcher)
 		}
+	}
+	if _, err := os.Stat(hostile); !os.IsNotExist(err) {
+		t.Errorf("the script used a wrapper's DIR or OUT: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "data")); !os.IsNotExist(err) {
 		t.Errorf("the first try's data directory is still there: %v", err)
