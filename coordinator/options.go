@@ -33,6 +33,10 @@ type Launch struct {
 	Listen           string
 	HeartbeatTimeout time.Duration
 	Log              *launcher.LineWriter // rank logs and warnings
+	// JoinTimeout bounds the wait for started ranks to join (0: 30 s);
+	// JoinLimit names it in the error.
+	JoinTimeout time.Duration
+	JoinLimit   string
 }
 
 // local reports whether the ranks run on this machine.

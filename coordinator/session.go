@@ -126,7 +126,7 @@ func (s *Session) start(ctx context.Context, hash string) error {
 	}
 	ctx, cancel := s.guard(ctx)
 	defer cancel(nil)
-	members, err := coord.Join(ctx)
+	members, err := s.join(ctx)
 	if err != nil {
 		return coord.JoinError(s.failure(ctx, fmt.Errorf("ranks joining: %w", err)))
 	}
