@@ -25,6 +25,9 @@ type Config struct {
 	Logf             func(format string, args ...any) // refused connections; nil = discard; called from many goroutines
 	Debugf           func(format string, args ...any) // joins and failures, for --verbose; nil = discard
 	Now              func() int64                     // nil = clock.Now
+	// CallLimit bounds a Call of kind (0 or a nil func: unbounded), for
+	// calls that should answer at once whatever the job's size.
+	CallLimit func(kind string) time.Duration
 }
 
 func (cfg Config) normalise() (Config, error) {

@@ -98,6 +98,8 @@ func (s *Session) start(ctx context.Context, hash string) error {
 		JobID: s.id, Secret: s.secret, BinaryHash: hash, Ranks: len(s.targets),
 		Timeout: s.o.HeartbeatTimeout,
 		Logf:    func(f string, a ...any) { s.o.Log.Printf("coordinator: "+f+"\n", a...) },
+		// Bounded calls name a rank that does not answer.
+		CallLimit: callLimit,
 	})
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", listen, err)
