@@ -303,13 +303,14 @@ func (h *heldProbe) probe(ctx context.Context) (probeAnswer, error) {
 }
 
 // fetch has the held session place the copy streamed from host:port (see
-// quickTail), within limit for the stream, and returns the script's
+// quickTail), within limit for the stream and cut at size bytes, and returns the script's
 // answer: "placed" when the copy is in place. A session that fails to
 // answer in time is closed (dead): the node's rank then needs a session
 // of its own.
-func (h *heldProbe) fetch(ctx context.Context, host string, port int, token string, limit, connect time.Duration) (string, error) {
+func (h *heldProbe) fetch(ctx context.Context, host string, port int, token string, limit, connect time.Duration, size int64) (string, error) {
 	secs := strconv.Itoa(max(int(limit/time.Second), 1))
-	if _, err := io.WriteString(h.in, "fetch "+host+" "+strconv.Itoa(port)+" "+secs+"\n"+token+"\n"); err != nil {
+	line := "fetch " + host + " " + strconv.Itoa(port) + " " + secs + " " + strconv.FormatInt(size, 10)
+	if _, err := io.WriteString(h.in, line+"\n"+token+"\n"); err != nil {
 		h.close()
 		return "", h.conn.sessionError(err)
 	}
