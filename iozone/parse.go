@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"ioswarm/internal/usage"
 )
 
 // IOzone's limits (iozone.c: MAXSTREAMS, MAXBUFFERSIZE and its defaults
@@ -61,7 +63,7 @@ func (e *OptionError) Error() string {
 	if e.Hint != "" {
 		s += " (" + e.Hint + ")"
 	}
-	return s
+	return usage.OneLine(s) // it echoes what was typed: one line whatever that held
 }
 
 // The option letters of IOzone's getopt string (main in iozone.c), split

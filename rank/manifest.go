@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"ioswarm/internal/usage"
 	"ioswarm/wire"
 )
 
@@ -43,7 +44,7 @@ func findManifest(dir, id string) (wire.Manifest, error) {
 	want := strings.TrimPrefix(filepath.Base(filepath.Dir(path)), wire.JobDirPrefix)
 	if m.JobID != want || wire.CheckJobID(m.JobID) != nil || m.Threads <= 0 || m.FileSize <= 0 || len(m.Hosts) != m.Threads {
 		return m, fmt.Errorf("%s: damaged manifest (job %q, %d threads, %d hosts, file size %d)",
-			quoteValue(path), m.JobID, m.Threads, len(m.Hosts), m.FileSize)
+			usage.Value(path), m.JobID, m.Threads, len(m.Hosts), m.FileSize)
 	}
 	return m, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/internal/usage"
 	"ioswarm/wire"
 )
 
@@ -62,9 +63,9 @@ func newestKeptManifest(dir string) (string, error) {
 	}
 	if skipped > 0 {
 		return "", fmt.Errorf("no kept job of yours under %s: passed over %d job directories (first: %s); name the job with --reuse <job id> if it is yours",
-			quoteValue(dir), skipped, firstWhy)
+			usage.Value(dir), skipped, firstWhy)
 	}
-	return "", fmt.Errorf("no kept job under %s (a run with --keep leaves %s in its ioswarm-<job> directory)", quoteValue(dir), wire.ManifestName)
+	return "", fmt.Errorf("no kept job under %s (a run with --keep leaves %s in its ioswarm-<job> directory)", usage.Value(dir), wire.ManifestName)
 }
 
 // jobDirNames lists the names in dir that look like job directories,
@@ -77,7 +78,7 @@ func jobDirNames(dir string) ([]string, error) {
 	defer d.Close()
 	all, err := d.Readdirnames(maxKeptEntries)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("looking for the newest kept job in %s: %w", quoteValue(dir), err)
+		return nil, fmt.Errorf("looking for the newest kept job in %s: %w", usage.Value(dir), err)
 	}
 	var names []string
 	for _, n := range all {
@@ -96,20 +97,20 @@ func keptCandidateIn(dir, name string) (keptCandidate, string) {
 	jobDir := filepath.Join(dir, name)
 	var st unix.Stat_t
 	if err := unix.Lstat(jobDir, &st); err != nil {
-		return keptCandidate{}, fmt.Sprintf("%s: %v", quoteValue(name), err)
+		return keptCandidate{}, fmt.Sprintf("%s: %v", usage.Value(name), err)
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
-		return keptCandidate{}, fmt.Sprintf("%s is not a directory (a link?)", quoteValue(name))
+		return keptCandidate{}, fmt.Sprintf("%s is not a directory (a link?)", usage.Value(name))
 	}
 	if st.Uid != uid {
-		return keptCandidate{}, fmt.Sprintf("%s belongs to uid %d, not to you (%d)", quoteValue(name), st.Uid, uid)
+		return keptCandidate{}, fmt.Sprintf("%s belongs to uid %d, not to you (%d)", usage.Value(name), st.Uid, uid)
 	}
 	path := filepath.Join(jobDir, wire.ManifestName)
 	if err := unix.Lstat(path, &st); err != nil {
-		return keptCandidate{}, fmt.Sprintf("%s has no readable %s", quoteValue(name), wire.ManifestName)
+		return keptCandidate{}, fmt.Sprintf("%s has no readable %s", usage.Value(name), wire.ManifestName)
 	}
 	if why := manifestStatProblem(&st, uid, false); why != "" {
-		return keptCandidate{}, fmt.Sprintf("%s/%s %s", quoteValue(name), wire.ManifestName, why)
+		return keptCandidate{}, fmt.Sprintf("%s/%s %s", usage.Value(name), wire.ManifestName, why)
 	}
 	return keptCandidate{path: path, mtime: st.Mtim.Nano()}, ""
 }
@@ -137,48 +138,33 @@ func readManifestFile(path string) (wire.Manifest, error) {
 	var m wire.Manifest
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if errors.Is(err, unix.ENOENT) {
-		return m, fmt.Errorf("%s: no such kept job (was it run with --keep?)", quoteValue(filepath.Dir(path)))
+		return m, fmt.Errorf("%s: no such kept job (was it run with --keep?)", usage.Value(filepath.Dir(path)))
 	}
 	if errors.Is(err, unix.ELOOP) {
-		return m, fmt.Errorf("%s is a symbolic link: refused", quoteValue(path))
+		return m, fmt.Errorf("%s is a symbolic link: refused", usage.Value(path))
 	}
 	if err != nil {
-		return m, &os.PathError{Op: "open", Path: quoteValue(path), Err: err}
+		return m, &os.PathError{Op: "open", Path: usage.Value(path), Err: err}
 	}
 	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return m, &os.PathError{Op: "stat", Path: quoteValue(path), Err: err}
+		return m, &os.PathError{Op: "stat", Path: usage.Value(path), Err: err}
 	}
 	euid := uint32(os.Geteuid())
 	if why := manifestStatProblem(&st, euid, euid == 0); why != "" {
-		return m, fmt.Errorf("%s %s: refused", quoteValue(path), why)
+		return m, fmt.Errorf("%s %s: refused", usage.Value(path), why)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
 	if err != nil {
-		return m, fmt.Errorf("reading %s: %w", quoteValue(path), err)
+		return m, fmt.Errorf("reading %s: %w", usage.Value(path), err)
 	}
 	if len(data) > maxManifestBytes {
-		return m, fmt.Errorf("%s grew past a manifest's limit of %d bytes while read: refused", quoteValue(path), maxManifestBytes)
+		return m, fmt.Errorf("%s grew past a manifest's limit of %d bytes while read: refused", usage.Value(path), maxManifestBytes)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("%s: not an ioswarm manifest: %w", quoteValue(path), err)
+		return m, fmt.Errorf("%s: not an ioswarm manifest: %w", usage.Value(path), err)
 	}
 	return m, nil
 }
-
-// quoteValue quotes s, as %q would, when it holds anything a terminal
-// could take for layout or control (a newline, an escape), so an error
-// that names it stays one line; other strings are left as they are.
-func quoteValue(s string) string {
-	for _, r := range s {
-		if r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == '\u0085' || r == '\u2028' || r == '\u2029' || r == unicodeReplacement {
-			return fmt.Sprintf("%q", s)
-		}
-	}
-	return s
-}
-
-// unicodeReplacement is what an invalid UTF-8 byte decodes as.
-const unicodeReplacement = '\uFFFD'
