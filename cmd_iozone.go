@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -158,7 +157,7 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 
 // checkClientFile applies IOzone's rule: no more threads than lines.
 func checkClientFile(cmd iozone.Command) error {
-	f, err := os.Open(cmd.ClientFile)
+	f, err := hostlist.OpenRegular(cmd.ClientFile)
 	if err != nil {
 		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
 	}
