@@ -169,7 +169,7 @@ func (s *Session) watch(t launcher.Target, p launcher.Proc) {
 	}
 	msg := "rank process exited"
 	if err := p.Err(); err != nil {
-		msg += ": " + err.Error()
+		msg += ": " + err.Error() + s.lastWords(t.Host, t.Rank, err)
 	}
 	s.cause = &barrier.RankError{Host: t.Host, Rank: t.Rank, Msg: msg}
 	close(s.failed)
@@ -191,7 +191,7 @@ func (s *Session) explain(err error) error {
 	}
 	// The watcher may have named the exit already.
 	if perr := p.Err(); perr != nil && !errors.Is(err, perr) && !strings.Contains(re.Msg, perr.Error()) {
-		return fmt.Errorf("%w (rank process exited: %v)", err, perr)
+		return fmt.Errorf("%w (rank process exited: %v%s)", err, perr, s.lastWords(re.Host, re.Rank, perr))
 	}
 	return err
 }
