@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -228,7 +227,7 @@ func shellWords(args []string) string {
 
 // checkClientFile applies IOzone's rule: no more threads than lines.
 func checkClientFile(cmd iozone.Command) error {
-	f, err := os.Open(cmd.ClientFile)
+	f, err := hostlist.OpenRegular(cmd.ClientFile)
 	if err != nil {
 		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
 	}

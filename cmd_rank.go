@@ -26,6 +26,7 @@ type rankOptions struct {
 	Rank                          int
 	Job, Host                     string
 	HeartbeatTimeout, JoinTimeout time.Duration
+	BcastCopy                     string // this rank's sbcast copy (rankcopy.go)
 	stdin                         io.Reader
 	stdout, log                   io.Writer
 }
@@ -45,6 +46,7 @@ func rankCommand() *cli.Command {
 			&cli.StringFlag{Name: "host", Required: true, Destination: &o.Host},
 			heartbeatFlag(&o.HeartbeatTimeout),
 			&cli.DurationFlag{Name: "join-timeout", Value: 30 * time.Second, Destination: &o.JoinTimeout},
+			&cli.StringFlag{Name: "bcast-copy", Destination: &o.BcastCopy},
 		},
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
@@ -61,15 +63,21 @@ func runRank(ctx context.Context, o rankOptions) error {
 	if err != nil {
 		return err
 	}
+	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	inputClosed := errors.New("standard input closed: the coordinator is gone")
+	defer func() {
+		orphaned := outer.Err() != nil || errors.Is(context.Cause(ctx), inputClosed)
+		removeOrphanedCopy(orphaned, o.BcastCopy, o.log)
+	}()
 	go func() {
 		// Its end is the signal; the lines before it may ask the rank to
 		// serve its copy to other nodes for a while, which it does from
 		// here on, while it hashes its image: other nodes' copies wait
 		// for this one's server.
 		watchInput(ctx, stdin, o.stdout, o.log, "/proc/self/exe")
-		cancel(errors.New("standard input closed: the coordinator is gone"))
+		cancel(inputClosed)
 	}()
 	// The running image is hashed, and the hash is proved in the
 	// handshake: a file swapped after the launcher checked it is refused

@@ -169,3 +169,8 @@ func localUser() string {
 	}
 	return os.Getenv("USER")
 }
+
+// joinFactor times --connect-timeout is how long started ranks have to
+// join: a rank dials as soon as it runs, but under srun the step itself
+// starts after srun does, which takes seconds on a busy cluster.
+const joinFactor = 3

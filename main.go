@@ -24,6 +24,7 @@ func main() {
 		// The cause becomes the run's error: the user reads what stopped
 		// it, not "context canceled".
 		cancel(fmt.Errorf("interrupted by %s", signalName(s)))
+		exitOnSecondSignal(sigs, s, os.Stderr, os.Exit)
 	}()
 	wrapHelpAt(80)
 	err := runApp(ctx, os.Args)

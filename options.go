@@ -162,7 +162,8 @@ func jobFrom(iop *ioOptions, ro *reportOptions, lo *launchOptions, g given, thre
 		return j, err
 	}
 	j.launch = coordinator.Launch{Launcher: l, Targets: targets, LocalRanks: iop.LocalRanks, Listen: lo.Listen,
-		HeartbeatTimeout: iop.HeartbeatTimeout, Log: rep.log, WrapWarning: wrapLogWarning}
+		HeartbeatTimeout: iop.HeartbeatTimeout, Log: rep.log, WrapWarning: wrapLogWarning,
+		JoinTimeout: joinFactor * lo.ConnectTimeout, JoinLimit: fmt.Sprintf("%d × --connect-timeout", joinFactor)}
 	j.work, j.rep = w, rep
 	return j, nil
 }

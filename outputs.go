@@ -33,13 +33,14 @@ func checkOutputs(stderr io.Writer, paths ...outputPath) error {
 		switch {
 		case err == nil && st.IsDir():
 			return usage.Errorf("--%s %s: is a directory", p.flag, p.path)
+		case err == nil && !writableKind(st.Mode()):
+			return usage.Errorf("--%s %s: is a %s, not a regular file (results go to a regular file, or a new one)",
+				p.flag, p.path, fileKind(st.Mode()))
 		case err == nil:
-			f, err := os.OpenFile(p.path, os.O_WRONLY, 0)
-			if err != nil {
+			if err := tryWrite(p.path); err != nil {
 				return usage.Errorf("--%s %s: cannot be written: %w", p.flag, p.path, unwrapPath(err))
 			}
-			f.Close()
-			if p.replaced && p.flag == "output" {
+			if p.replaced && p.flag == "output" && st.Mode().IsRegular() {
 				fmt.Fprintf(stderr, "note: --output %s exists and will be replaced by this run's results\n", p.path)
 			}
 		case errors.Is(err, os.ErrNotExist):
@@ -69,7 +70,7 @@ func unwrapPath(err error) error {
 // writeFile writes a result file through write, so that a failure names
 // the flag and the file.
 func writeFile(flag, path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
 		return fmt.Errorf("--%s: %w", flag, err)
 	}

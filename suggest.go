@@ -40,6 +40,10 @@ func flagProblem(flags []cli.Flag, err error) error {
 		return err
 	}
 	value, name := m[1], m[2]
+	// The flag package quoted the value (%q); it is quoted again below.
+	if v, err := strconv.Unquote(`"` + value + `"`); err == nil {
+		value = v
+	}
 	switch flagOf(flags, name).(type) {
 	case *cli.DurationFlag:
 		if n, err := strconv.ParseFloat(value, 64); err == nil {
@@ -50,7 +54,7 @@ func flagProblem(flags []cli.Flag, err error) error {
 		}
 	case *cli.IntFlag:
 		if name == "threads" && strings.ContainsAny(value, ".,") {
-			return fmt.Errorf("--threads %q: run takes one thread count; for several, `ioswarm sweep --threads %s` runs each on one set of ranks", value, value)
+			return fmt.Errorf("--threads %q: run takes one thread count; for several, `ioswarm sweep --threads %s` runs each on one set of ranks", value, usage.Value(value))
 		}
 		return fmt.Errorf("--%s %q: not a whole number", name, value)
 	case *cli.BoolFlag:

@@ -88,12 +88,15 @@ func (c *Coordinator) ready() ([]*session, error) {
 // for every rank's reply; replies are indexed by rank. A rank's error
 // reply becomes *RankError, returned at once without waiting for the
 // rest. A rank lost or silent past Timeout, or ctx done, ends the call
-// with that error. This request/reply-from-all is the barrier.
+// with that error; so does Config.CallLimit for kind, naming the ranks
+// that did not reply. This request/reply-from-all is the barrier.
 func (c *Coordinator) Call(ctx context.Context, kind string, body func(rank int) any) ([]json.RawMessage, error) {
 	sessions, err := c.ready()
 	if err != nil {
 		return nil, fmt.Errorf("call %q: %w", kind, err)
 	}
+	ctx, cancel := c.callContext(ctx, kind)
+	defer cancel()
 	id, pc := c.openCall()
 	defer c.endCall(id)
 	// Every body is encoded before anything is sent, so a bad body cannot
@@ -112,19 +115,20 @@ func (c *Coordinator) Call(ctx context.Context, kind string, body func(rank int)
 		})
 	}
 	out := make([]json.RawMessage, len(sessions))
+	replied := make([]bool, len(sessions))
 	for n := 0; n < len(sessions); n++ {
 		select {
 		case r := <-pc.replies:
 			if r.err != "" {
 				return nil, sessions[r.rank].rankError(r.err)
 			}
-			out[r.rank] = r.body
+			out[r.rank], replied[r.rank] = r.body, true
 		case <-c.failed:
 			return nil, c.Err()
 		case <-c.life.Done():
 			return nil, ErrClosed
 		case <-ctx.Done():
-			return nil, fmt.Errorf("call %q: %w", kind, ctx.Err())
+			return nil, callCut(ctx, kind, sessions, replied)
 		}
 	}
 	return out, nil

@@ -30,6 +30,9 @@ type Config struct {
 	// read Notes: a rank's word that all ranks must act on at once (see
 	// relay.go). Such notes still reach Notes too.
 	Relay []string
+	// CallLimit bounds a Call of kind (0 or a nil func: unbounded), for
+	// calls that should answer at once whatever the job's size.
+	CallLimit func(kind string) time.Duration
 }
 
 func (cfg Config) normalise() (Config, error) {

@@ -37,6 +37,10 @@ type Launch struct {
 	// table lays out its own (wrapped to 80 columns, indented); nil logs
 	// each as one line.
 	WrapWarning func(text string) string
+	// JoinTimeout bounds the wait for started ranks to join (0: 30 s);
+	// JoinLimit names it in the error.
+	JoinTimeout time.Duration
+	JoinLimit   string
 }
 
 // local reports whether the ranks run on this machine.

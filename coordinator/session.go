@@ -101,6 +101,8 @@ func (s *Session) start(ctx context.Context, hash string) error {
 		// A thread's first-done stop must reach every rank's threads
 		// while they run (rank/firststop.go).
 		Relay: []string{wire.KindStop},
+		// Bounded calls name a rank that does not answer.
+		CallLimit: callLimit,
 	})
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", listen, err)
@@ -129,7 +131,7 @@ func (s *Session) start(ctx context.Context, hash string) error {
 	}
 	ctx, cancel := s.guard(ctx)
 	defer cancel(nil)
-	members, err := coord.Join(ctx)
+	members, err := s.join(ctx)
 	if err != nil {
 		return coord.JoinError(s.failure(ctx, fmt.Errorf("ranks joining: %w", err)))
 	}
@@ -170,7 +172,7 @@ func (s *Session) watch(t launcher.Target, p launcher.Proc) {
 	}
 	msg := "rank process exited"
 	if err := p.Err(); err != nil {
-		msg += ": " + exitText(err)
+		msg += ": " + exitText(err) + s.lastWords(t.Host, t.Rank, err)
 	}
 	s.cause = &barrier.RankError{Host: t.Host, Rank: t.Rank, Msg: msg}
 	close(s.failed)
@@ -192,7 +194,7 @@ func (s *Session) explain(err error) error {
 	}
 	// The watcher may have named the exit already.
 	if perr := p.Err(); perr != nil && !errors.Is(err, perr) && !strings.Contains(re.Msg, exitText(perr)) {
-		return fmt.Errorf("%w (rank process exited: %s)", err, exitText(perr))
+		return fmt.Errorf("%w (rank process exited: %s%s)", err, exitText(perr), s.lastWords(re.Host, re.Rank, perr))
 	}
 	return err
 }

@@ -11,7 +11,8 @@
 // typing mistake such as n[0-99999999999] is an error rather than an
 // out-of-memory kill.
 //
-// The package only parses. It must import nothing but the standard library: it
-// never resolves names, opens connections or imports the launcher, which is
-// the package that acts on its results.
+// The package only parses. It imports the standard library and
+// ioswarm/internal/usage (to quote the values its errors echo) and nothing
+// else: it never resolves names, opens connections or imports the launcher,
+// which is the package that acts on its results.
 package hostlist

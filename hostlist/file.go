@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"ioswarm/internal/usage"
 )
 
 // Bounds on host files: far above any real file, and checked while reading,
@@ -68,6 +70,9 @@ func parseFields(fields []string) (dir string, err error) {
 		if value == "" {
 			return "", fmt.Errorf("dir= needs a path")
 		}
+		if err := checkPath("dir=", value); err != nil {
+			return "", err
+		}
 		dir, seen = value, true
 	}
 	return dir, nil
@@ -83,9 +88,16 @@ func ParseIOzone(r io.Reader, name string) ([]Entry, error) {
 
 func parseIOzone(r io.Reader, name string, limit int) ([]Entry, error) {
 	var entries []Entry
+	lines := 0
 	err := eachLine(r, name, func(fields []string) error {
+		if lines++; lines > MaxClientLines {
+			return fmt.Errorf("more than %d client lines (an IOzone -+m file holds at most %d, and %d MiB)", MaxClientLines, MaxClientLines, maxFileSize>>20)
+		}
 		if len(fields) != 3 {
 			return fmt.Errorf("found %d fields, want 3: host workdir exe (IOzone -+m format)", len(fields))
+		}
+		if err := checkClientPaths(fields[1], fields[2]); err != nil {
+			return err
 		}
 		got, err := parseInlineLimit(fields[0], limit-len(entries))
 		if err != nil {
@@ -105,7 +117,7 @@ func finish(entries []Entry, name string, err error) ([]Entry, error) {
 		return nil, err
 	}
 	if len(entries) == 0 {
-		return nil, fmt.Errorf("%s: no hosts in the file", name)
+		return nil, fmt.Errorf("%s: no hosts in the file", usage.Value(name))
 	}
 	return entries, nil
 }
@@ -113,6 +125,7 @@ func finish(entries []Entry, name string, err error) ([]Entry, error) {
 // eachLine calls fn with the white-space separated fields of every line that
 // is neither blank nor a comment, and labels fn's errors with name and line.
 func eachLine(r io.Reader, name string, fn func(fields []string) error) error {
+	name = usage.Value(name) // for messages: one line, whatever the file is called
 	lr := &io.LimitedReader{R: r, N: maxFileSize + 1}
 	sc := bufio.NewScanner(lr)
 	// Room for the longest accepted line and its line ending.

@@ -82,6 +82,7 @@ func FuzzParseFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data string) {
 		entries, err := parseFile(strings.NewReader(data), "f", fuzzLimit)
 		if err != nil {
+			oneLine(t, "ParseFile", data, err)
 			if !strings.HasPrefix(err.Error(), "f:") && !strings.HasPrefix(err.Error(), "reading f") {
 				t.Fatalf("ParseFile(%q) error %q does not name the file", data, err)
 			}
@@ -101,6 +102,7 @@ func FuzzParseIOzone(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data string) {
 		entries, err := parseIOzone(strings.NewReader(data), "f", fuzzLimit)
 		if err != nil {
+			oneLine(t, "ParseIOzone", data, err)
 			if !strings.HasPrefix(err.Error(), "f:") && !strings.HasPrefix(err.Error(), "reading f") {
 				t.Fatalf("ParseIOzone(%q) error %q does not name the file", data, err)
 			}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"ioswarm/internal/usage"
 )
 
 // Load resolves a --hosts value. When spec names an existing file, the file is
@@ -33,7 +35,7 @@ func Load(spec string) ([]Entry, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if isIOzone(data) {
+	if isIOzone(data) || looksIOzone(data) {
 		entries, err := ParseIOzone(bytes.NewReader(data), spec)
 		return entries, "iozone client file " + spec, err
 	}
@@ -44,17 +46,17 @@ func Load(spec string) ([]Entry, string, error) {
 // readBounded reads a whole host file, refusing one over maxFileSize before
 // reading past that size.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("opening host file: %w", err)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading host file %s: %w", path, err)
+		return nil, fmt.Errorf("reading host file %s: %w", usage.Value(path), err)
 	}
 	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d MiB; is it really a host file?", path, maxFileSize>>20)
+		return nil, fmt.Errorf("%s: larger than %d MiB; is it really a host file?", usage.Value(path), maxFileSize>>20)
 	}
 	return data, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ioswarm/internal/usage"
 	"ioswarm/units"
 )
 
@@ -70,7 +71,7 @@ func (e *OptionError) Error() string {
 	if e.Hint != "" {
 		s += " (" + e.Hint + ")"
 	}
-	return s
+	return usage.OneLine(s) // it echoes what was typed: one line whatever that held
 }
 
 // The option letters of IOzone's getopt string (main in iozone.c), split

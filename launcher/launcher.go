@@ -85,8 +85,9 @@ func StartAll(ctx context.Context, l Launcher, targets []Target, spec RankSpec) 
 // LineWriter serialises the lines that several ranks forward, so lines
 // from different ranks never interleave mid-line.
 type LineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	last map[rankKey]string // each rank's last line (lastwords.go)
 }
 
 // NewLineWriter wraps w.
@@ -107,6 +108,7 @@ func (lw *LineWriter) Forward(r io.Reader, host string, rank int) {
 func (lw *LineWriter) RankLine(host string, rank int, line string) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
+	lw.keepLast(host, rank, line)
 	fmt.Fprintf(lw.w, "[%s rank %d] %s\n", host, rank, line)
 }
 

@@ -134,3 +134,16 @@ func sharedFS(fstype string) bool {
 	}
 	return false
 }
+
+// copyArgs are the rank's arguments that let it remove the sbcast copy
+// exe when a signal or the loss of this process ends it (scancel, a time
+// limit), which ends this process too before its Close could remove the
+// copy; none when exe is not that copy.
+func (l *Srun) copyArgs(exe string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.bcast == "" || exe != l.bcast {
+		return nil
+	}
+	return []string{"--bcast-copy", exe}
+}

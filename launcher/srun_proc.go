@@ -26,7 +26,7 @@ func (l *Srun) Start(ctx context.Context, t Target, args []string, stdin []byte)
 	if err != nil {
 		return nil, err
 	}
-	p, err := l.startStep(t, append([]string{exe, "rank"}, args...))
+	p, err := l.startStep(t, append(append([]string{exe, "rank"}, args...), l.copyArgs(exe)...))
 	if err != nil {
 		return nil, fmt.Errorf("host %s rank %d: %w", t.Host, t.Rank, err)
 	}

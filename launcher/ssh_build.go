@@ -16,6 +16,7 @@ type binaryInfo struct {
 	machine string   // what the ELF header says it runs on, for messages
 	unames  []string // `uname -m` values of nodes that can run it; nil = not checked
 	dynamic bool     // it needs a dynamic loader (PT_INTERP)
+	size    int64    // bytes: a node's fetch takes no more of a stream
 }
 
 // errDynamicBuild is returned before any node is contacted: a binary linked
@@ -36,7 +37,11 @@ func inspectBinary(path, hash string) (*binaryInfo, error) {
 		return nil, fmt.Errorf("reading own binary: %w", err)
 	}
 	defer f.Close()
-	b := &binaryInfo{path: path, hash: hash, machine: "unknown"}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("reading own binary: %w", err)
+	}
+	b := &binaryInfo{path: path, hash: hash, machine: "unknown", size: st.Size()}
 	ef, err := elf.NewFile(f)
 	if err != nil {
 		return b, nil

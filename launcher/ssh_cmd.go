@@ -220,7 +220,7 @@ var quickScript = nodeName + sweepMineFunc + `q() { d="$HOME/.cache/ioswarm"; p=
 
 // quickTail follows the probe in quickScript: the probe runs as a function
 // of the probe's three arguments, keeping the rank's for after "go".
-// Until then the session also takes "fetch HOST PORT SECONDS" (the token
+// Until then the session also takes "fetch HOST PORT SECONDS SIZE" (the token
 // on the next line): it places the copy streamed from that server as a
 // fetch session would (heldFetchScript), in a subshell, so that a fetch
 // that fails leaves the session waiting, and answers "fetched STATUS"
@@ -229,10 +229,10 @@ var quickScript = nodeName + sweepMineFunc + `q() { d="$HOME/.cache/ioswarm"; p=
 // the node again, as when the node's home is shared and another node has
 // just placed the copy there. A cold node that streams its copy so
 // costs one session, as a warm node does.
-var quickTail = `; }; pr "$1" "$2" "$3"; fe() { ( set -- "$0" "$1" "$2" - "$3"; ` + heldFetchScript + ` ) }; ` +
-	`while read -r w a b c; do case $w in ` +
+var quickTail = `; }; pr "$1" "$2" "$3"; fe() { ( set -- "$0" "$1" "$2" - "$3" "$4"; ` + heldFetchScript + ` ) }; ` +
+	`while read -r w a b c e; do case $w in ` +
 	`go) p="$HOME/.cache/ioswarm/$0/ioswarm"; echo "start $$ $HOME"; shift 4; exec "$p" "$@";; ` +
-	`fetch) fe "$a" "$b" "$c" 2>&1; echo "fetched $?";; probe) pr "$1" "$2" "$3";; *) exit 0;; esac; done; exit 0`
+	`fetch) fe "$a" "$b" "$c" "$e" 2>&1; echo "fetched $?";; probe) pr "$1" "$2" "$3";; *) exit 0;; esac; done; exit 0`
 
 // copyScript receives the binary on standard input into a temporary name
 // in the private cache directory, checks its SHA-256 against $1, and only
@@ -260,15 +260,17 @@ var copyScript = placeScript(`cat >"$t" || exit 1; `)
 // same, so what a stream delivers is kept only if it is this build. With
 // $4 "serve" the script then becomes the node's copy server (its input's
 // second line is the server's token), which saves the node a session. $5
-// is the stream's time limit in seconds.
+// is the stream's time limit in seconds, $6 the binary's size in bytes:
+// the stream is cut there (head -c), so a server that sends without end
+// cannot fill the user's home before the SHA-256 check rejects it.
 var fetchScript = heldFetchScript + `; [ "$4" = serve ] && exec "$d/$1/ioswarm" serve-copy; exit 0`
 
 // heldFetchScript is fetchScript without becoming a server: what a quick
 // start's held session runs on "fetch" (quickTail).
 var heldFetchScript = placeScript(`read -r k || exit 1; ` +
 	`{ command -v bash && command -v timeout; } >/dev/null 2>&1 || { echo notools; exit 0; }; ` +
-	`timeout "$5" bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec cat <&3' ` +
-	`"$2" "$3" "$k" >"$t" || exit 4; `)
+	`timeout "$5" bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 4; printf "%s\n" "$2" >&3; exec head -c "$3" <&3' ` +
+	`"$2" "$3" "$k" "$6" >"$t" || exit 4; `)
 
 // fetchTimeout bounds one fetch from another node: 16 MiB take well under
 // a second on a cluster network, and a server that stopped answering must
@@ -332,13 +334,14 @@ const probeTagSlot = `: tag; `
 func copyCommand(hash string) string { return shScript(copyScript, hash) }
 
 // fetchCommand is the command line of fetchScript from host:port, the
-// stream given limit (whole seconds, at least one); with serve, the node
-// then serves its copy (serve-copy) in the same session.
-func fetchCommand(hash, host string, port int, serve bool, limit time.Duration) string {
+// stream given limit (whole seconds, at least one) and cut at size bytes;
+// with serve, the node then serves its copy (serve-copy) in the same
+// session.
+func fetchCommand(hash, host string, port int, serve bool, limit time.Duration, size int64) string {
 	mode := "-"
 	if serve {
 		mode = "serve"
 	}
 	secs := strconv.Itoa(max(int(limit/time.Second), 1))
-	return shScript(fetchScript, hash, host, strconv.Itoa(port), mode, secs)
+	return shScript(fetchScript, hash, host, strconv.Itoa(port), mode, secs, strconv.FormatInt(size, 10))
 }

@@ -29,13 +29,19 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 	if err != nil {
 		return nil, "", nil, err
 	}
+	// Until the session is a rank's or a held probe's, nothing ends it
+	// but pctx: a node that hangs (a home on a dead NFS server) is cut
+	// off, its connection too if the session will not end (abandon). The
+	// watch starts before the command does: sshd's answer to the start
+	// may never come either.
+	stopWatch := c.watchSession(pctx, sess, "the probe")
 	in, out, errOut, err := c.pipedStart(sess, quickCommand(l.build.hash, l.build.unames, args))
 	if err != nil {
+		if !stopWatch() {
+			return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+		}
 		return nil, "", nil, err
 	}
-	// Until the session is a rank's or a held probe's, nothing ends it
-	// but pctx: a node that hangs (a home on a dead NFS server) is cut off.
-	stopWatch := context.AfterFunc(pctx, func() { sess.Close() })
 	held := &heldLines{log: l.Log, host: t.Host, rank: t.Rank}
 	stderrDone := make(chan struct{})
 	go func() {
@@ -157,7 +163,7 @@ func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
 	}
 	sctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	stopWatch := context.AfterFunc(sctx, func() { h.sess.Close() })
+	stopWatch := h.conn.watchSession(sctx, h.sess, "the rank's start")
 	line, err := h.out.ReadString('\n')
 	if !stopWatch() {
 		h.close()
@@ -276,7 +282,7 @@ func (h *heldProbe) probe(ctx context.Context) (probeAnswer, error) {
 	}
 	pctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	stopWatch := context.AfterFunc(pctx, func() { h.sess.Close() })
+	stopWatch := h.conn.watchSession(pctx, h.sess, "the probe")
 	answer, err := readLines(h.out, 4)
 	if err != nil {
 		h.close()
@@ -297,19 +303,20 @@ func (h *heldProbe) probe(ctx context.Context) (probeAnswer, error) {
 }
 
 // fetch has the held session place the copy streamed from host:port (see
-// quickTail), within limit for the stream, and returns the script's
+// quickTail), within limit for the stream and cut at size bytes, and returns the script's
 // answer: "placed" when the copy is in place. A session that fails to
 // answer in time is closed (dead): the node's rank then needs a session
 // of its own.
-func (h *heldProbe) fetch(ctx context.Context, host string, port int, token string, limit, connect time.Duration) (string, error) {
+func (h *heldProbe) fetch(ctx context.Context, host string, port int, token string, limit, connect time.Duration, size int64) (string, error) {
 	secs := strconv.Itoa(max(int(limit/time.Second), 1))
-	if _, err := io.WriteString(h.in, "fetch "+host+" "+strconv.Itoa(port)+" "+secs+"\n"+token+"\n"); err != nil {
+	line := "fetch " + host + " " + strconv.Itoa(port) + " " + secs + " " + strconv.FormatInt(size, 10)
+	if _, err := io.WriteString(h.in, line+"\n"+token+"\n"); err != nil {
 		h.close()
 		return "", h.conn.sessionError(err)
 	}
 	fctx, cancel := context.WithTimeoutCause(ctx, limit+connect, fmt.Errorf("no answer within %v", limit+connect))
 	defer cancel()
-	stopWatch := context.AfterFunc(fctx, func() { h.sess.Close() })
+	stopWatch := h.conn.watchSession(fctx, h.sess, "the fetch of the copy")
 	var answer string
 	var said []string // the script's other lines: its errors
 	for {

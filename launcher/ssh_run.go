@@ -18,7 +18,7 @@ const maxCommandOutput = 1 << 20
 // run runs one command line on the connection to completion, feeding it
 // stdin (nil for none), and returns its standard output. The error carries
 // the tail of its standard error. When ctx ends first, the session is
-// closed, which ends the wait.
+// closed, and its connection if that does not end the wait (abandon).
 func (c *sshConn) run(ctx context.Context, cmd string, stdin io.Reader) ([]byte, error) {
 	sess, err := c.newSession(ctx)
 	if err != nil {
@@ -27,16 +27,15 @@ func (c *sshConn) run(ctx context.Context, cmd string, stdin io.Reader) ([]byte,
 	defer sess.Close()
 	var stdout, stderr cappedBuffer
 	sess.Stdout, sess.Stderr, sess.Stdin = &stdout, &stderr, stdin
+	stopWatch := c.watchSession(ctx, sess, "the remote command")
+	defer stopWatch()
 	if err := sess.Start(cmd); err != nil {
-		return nil, c.sessionError(err)
+		if stopWatch() {
+			return nil, c.sessionError(err)
+		}
+		return nil, fmt.Errorf("%s: %w", c.name, context.Cause(ctx))
 	}
-	done := make(chan error, 1)
-	go func() { done <- sess.Wait() }()
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		sess.Close()
-		<-done
+	if err = sess.Wait(); !stopWatch() {
 		return stdout.Bytes(), fmt.Errorf("%s: %w", c.name, context.Cause(ctx))
 	}
 	if err != nil {

@@ -49,7 +49,7 @@ func (l *SSH) Stream(ctx context.Context, t Target, args []string) (*Stream, err
 	go func() {
 		select {
 		case <-ctx.Done():
-			sess.Close()
+			c.abandon(ctx, sess, s.stop, "the streamed command")
 		case <-s.stop:
 		}
 	}()

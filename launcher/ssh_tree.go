@@ -288,7 +288,7 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree, held *heldProb
 	var f fetched
 	inHeld := held.alive()
 	if inHeld {
-		f.answer, err = held.fetch(ctx, s.hostFor(c, l.Advertise), s.port, t.token, t.limit(s), l.connectTimeout())
+		f.answer, err = held.fetch(ctx, s.hostFor(c, l.Advertise), s.port, t.token, t.limit(s), l.connectTimeout(), l.build.size)
 	} else {
 		f, err = l.startFetch(ctx, c, s, t.token, serve, t.limit(s))
 	}
@@ -361,7 +361,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 		sess.Close()
 		return fetched{}, c.sessionError(err)
 	}
-	if err := sess.Start(fetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port, serve, limit)); err != nil {
+	if err := sess.Start(fetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port, serve, limit, l.build.size)); err != nil {
 		sess.Close()
 		return fetched{}, c.sessionError(err)
 	}

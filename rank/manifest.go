@@ -2,12 +2,11 @@ package rank
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"ioswarm/internal/usage"
 	"ioswarm/wire"
 )
 
@@ -32,32 +31,20 @@ func findManifest(dir, id string) (wire.Manifest, error) {
 		}
 		path = filepath.Join(wire.JobDir(dir, id), wire.ManifestName)
 	} else {
-		matches, _ := filepath.Glob(filepath.Join(dir, wire.JobDirPrefix+"*", wire.ManifestName))
-		var newest os.FileInfo
-		for _, p := range matches {
-			st, err := os.Stat(p)
-			if err == nil && (newest == nil || st.ModTime().After(newest.ModTime())) {
-				newest, path = st, p
-			}
+		newest, err := newestKeptManifest(dir)
+		if err != nil {
+			return m, err
 		}
-		if path == "" {
-			return m, fmt.Errorf("no kept job under %s (a run with --keep leaves %s in its ioswarm-<job> directory)", dir, wire.ManifestName)
-		}
+		path = newest
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return m, fmt.Errorf("%s: no such kept job (was it run with --keep?)", filepath.Dir(path))
-	}
+	m, err := readManifestFile(path)
 	if err != nil {
 		return m, err
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("%s: not an ioswarm manifest: %w", path, err)
 	}
 	want := strings.TrimPrefix(filepath.Base(filepath.Dir(path)), wire.JobDirPrefix)
 	if m.JobID != want || wire.CheckJobID(m.JobID) != nil || m.Threads <= 0 || m.FileSize <= 0 || len(m.Hosts) != m.Threads {
 		return m, fmt.Errorf("%s: damaged manifest (job %q, %d threads, %d hosts, file size %d)",
-			path, m.JobID, m.Threads, len(m.Hosts), m.FileSize)
+			usage.Value(path), m.JobID, m.Threads, len(m.Hosts), m.FileSize)
 	}
 	return m, nil
 }

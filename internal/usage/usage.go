@@ -21,9 +21,12 @@ func (e *Error) Unwrap() error { return e.err }
 // Is makes errors.Is(err, ErrUsage) true for every usage error.
 func (e *Error) Is(target error) bool { return target == ErrUsage }
 
-// Errorf is a usage error formatted as fmt.Errorf does, %w included.
+// Errorf is a usage error formatted as fmt.Errorf does, %w included. A
+// string argument printed with %s or %v is quoted when it holds a control
+// character (Value): a usage error echoes what the user typed, and a
+// newline in it must not split the message.
 func Errorf(format string, args ...any) error {
-	return &Error{err: fmt.Errorf(format, args...)}
+	return &Error{err: fmt.Errorf(format, safeArgs(args)...)}
 }
 
 // Wrap marks err as a usage error, keeping its message and its chain; nil
