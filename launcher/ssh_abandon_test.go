@@ -14,7 +14,9 @@ import (
 // Before, PrepareStart waited for that answer for good.
 func TestSSHCancelledLaunchDoesNotWaitForStuckNode(t *testing.T) {
 	s := newTestServer(t)
-	held := make(chan struct{})
+	// Buffered: the node may be asked before this goroutine waits for it,
+	// and a send with nobody waiting would be lost.
+	held := make(chan struct{}, 1)
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
 	gate := func(string) {
