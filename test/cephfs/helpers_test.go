@@ -123,8 +123,12 @@ func (e *env) run(t *testing.T, label string, args ...string) command {
 		cmd.fetched[n] = after[n].ReceivedBytes - before[n].ReceivedBytes
 	}
 	for _, p := range cmd.job.Phases {
-		t.Logf("%s: %-7s %6.3f GB/s  drop %-11s resident %.2f  warned %v", label, p.Name, p.Bandwidth/1e9,
-			p.CacheDrop, p.ResidentFraction, cacheWarned(p))
+		var fetched int64
+		for _, n := range cmd.fetched {
+			fetched += n
+		}
+		t.Logf("%s: %-7s %6.3f GB/s  drop %-11s resident %.2f  verdict %-11s warned %-5v servers sent %d MiB in all (command)",
+			label, p.Name, p.Bandwidth/1e9, p.CacheDrop, p.ResidentFraction, p.CacheVerdict, cacheWarned(p), fetched>>20)
 	}
 	return cmd
 }
