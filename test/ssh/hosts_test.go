@@ -22,7 +22,8 @@ func TestHostsPreflight(t *testing.T) {
 	args := append([]string{"hosts", "--hosts", e.c.HostsFile, "--dir", e.dir}, e.sshFlags()...)
 	// By default the table keeps to the columns that decide a run.
 	o := e.head(t, 2*time.Minute, args...)
-	compact := regexp.MustCompile(`(?m)^node\d\s+ok\s+\S+\s+\S+ \S+\s+\S+ \S+\s+yes\s+yes$`)
+	// node, status, fs, free, memory, write, drop, shared
+	compact := regexp.MustCompile(`(?m)^node\d\s+ok\s+\S+\s+\S+ \S+\s+\S+ \S+\s+yes\s+yes\s+yes$`)
 	if o.Code != 0 || len(compact.FindAllString(o.Stdout, -1)) != 3 || !strings.Contains(o.Stdout, "--details)") {
 		t.Fatalf("hosts exit %d, want 3 compact rows and a pointer to --details\nstdout:\n%s\nstderr:\n%s", o.Code, o.Stdout, o.Stderr)
 	}
