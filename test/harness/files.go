@@ -1,10 +1,13 @@
 package harness
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"testing"
 	"time"
 
+	"ioswarm/iozone"
 	"ioswarm/report"
 	"ioswarm/result"
 )
@@ -33,6 +36,30 @@ func LoadResult(t testing.TB, path string) *result.Job {
 	}
 	defer f.Close()
 	job, err := report.LoadJob(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return job
+}
+
+// LoadIOzoneJob is the one job in an ioswarm iozone result file of one
+// thread count (its "iozone" member's run), read with the checks every
+// reader of result files applies.
+func LoadIOzoneJob(t testing.TB, path string) *result.Job {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := iozone.ReadResult(data)
+	if err != nil || len(res.Runs) != 1 || res.Runs[0].Job == nil {
+		t.Fatalf("%s: want one run with its job (%v)", path, err)
+	}
+	raw, err := json.Marshal(res.Runs[0].Job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := report.LoadJob(bytes.NewReader(raw), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,21 +22,8 @@ import (
 // found in the clone, everything under the submit directory, points 1 to
 // 8 threads (4 per node) of 128 MiB, the job's output file a table.
 func TestExampleBatchScriptAsPrinted(t *testing.T) {
-	_, self, _, _ := runtime.Caller(0)
-	script, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "..", "examples", "slurm", "ioswarm-study.sbatch"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	e := newEnv(t, 2)
-	clone, _ := sharedDir(t, e, "clone-")
-	copyFile(t, e.shared, filepath.Join(clone, "ioswarm"), 0o755)
-	examples := filepath.Join(clone, "examples", "slurm")
-	if err := os.MkdirAll(examples, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(examples, "ioswarm-study.sbatch"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	clone := exampleClone(t, e)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cmd := e.c.Login(ctx, "sbatch", "--parsable", "--nodes=2", "examples/slurm/ioswarm-study.sbatch")
@@ -85,6 +72,27 @@ func TestExampleBatchScriptAsPrinted(t *testing.T) {
 		t.Errorf("the first try's data directory is still there: %v", err)
 	}
 	e.waitNoLeftovers(t, 5*time.Second)
+}
+
+// exampleClone is a clone as the README leaves it, on the filesystem the
+// nodes share: ./ioswarm built, and the example batch script in its place.
+func exampleClone(t *testing.T, e *env) string {
+	t.Helper()
+	_, self, _, _ := runtime.Caller(0)
+	script, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "..", "examples", "slurm", "ioswarm-study.sbatch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone, _ := sharedDir(t, e, "clone-")
+	copyFile(t, e.shared, filepath.Join(clone, "ioswarm"), 0o755)
+	examples := filepath.Join(clone, "examples", "slurm")
+	if err := os.MkdirAll(examples, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(examples, "ioswarm-study.sbatch"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return clone
 }
 
 // checkTableOnly checks that the job's output file holds the sweep table,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -18,21 +17,8 @@ import (
 // with exit 4 and the study saved; a second job naming the same results
 // (IOSWARM_OUT) resumes it, keeping the first point as it was.
 func TestExampleBatchScriptResumesInTheNextJob(t *testing.T) {
-	_, self, _, _ := runtime.Caller(0)
-	script, err := os.ReadFile(filepath.Join(filepath.Dir(self), "..", "..", "examples", "slurm", "ioswarm-study.sbatch"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	e := newEnv(t, 2)
-	clone, _ := sharedDir(t, e, "clone-")
-	copyFile(t, e.shared, filepath.Join(clone, "ioswarm"), 0o755)
-	examples := filepath.Join(clone, "examples", "slurm")
-	if err := os.MkdirAll(examples, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(examples, "ioswarm-study.sbatch"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	clone := exampleClone(t, e)
 	out := filepath.Join(clone, "results")
 	submit := func(args ...string) (string, string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)

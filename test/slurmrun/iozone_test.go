@@ -1,18 +1,12 @@
 package slurmrun
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"ioswarm/figures"
-	"ioswarm/iozone"
-	"ioswarm/report"
-	"ioswarm/result"
 	"ioswarm/test/harness"
 )
 
@@ -29,7 +23,7 @@ func TestIOzoneWriteThenReadThroughSrun(t *testing.T) {
 		"--remote-bin", e.shared, "--output", w)
 	e.salloc(ctx, t, data, "-N4", e.shared, "iozone", "-i1", "-c", "-e", "-r", "1M", "-s", "2m", "-t", "4", "-+n",
 		"--remote-bin", e.shared, "--verify", "--output", r)
-	written, read := loadIOzoneJob(t, w), loadIOzoneJob(t, r)
+	written, read := harness.LoadIOzoneJob(t, w), harness.LoadIOzoneJob(t, r)
 	if written.Launcher != "srun" || read.Launcher != "srun" {
 		t.Errorf("launchers %q and %q, want srun", written.Launcher, read.Launcher)
 	}
@@ -44,27 +38,4 @@ func TestIOzoneWriteThenReadThroughSrun(t *testing.T) {
 		t.Errorf("left in %s: %v", data, left)
 	}
 	e.waitNoLeftovers(t, 5*time.Second)
-}
-
-// loadIOzoneJob is the one job in an ioswarm iozone JSON of one thread
-// count, read with the checks every reader of result files applies.
-func loadIOzoneJob(t *testing.T, path string) *result.Job {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := iozone.ReadResult(data)
-	if err != nil || len(res.Runs) != 1 || res.Runs[0].Job == nil {
-		t.Fatalf("%s: want one run with its job (%v)", path, err)
-	}
-	raw, err := json.Marshal(res.Runs[0].Job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, err := report.LoadJob(bytes.NewReader(raw), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return job
 }

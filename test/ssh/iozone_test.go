@@ -1,8 +1,6 @@
 package ssh
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,9 +9,6 @@ import (
 	"time"
 
 	"ioswarm/figures"
-	"ioswarm/iozone"
-	"ioswarm/report"
-	"ioswarm/result"
 	"ioswarm/test/harness"
 )
 
@@ -67,7 +62,7 @@ func TestIOzoneSeedCommandsOverAThreadlist(t *testing.T) {
 		if !strings.Contains(res.Stderr, "global window") {
 			t.Errorf("seed %d: ioswarm's own figure is not on stderr:\n%s", i, res.Stderr)
 		}
-		job := loadIOzoneJob(t, out)
+		job := harness.LoadIOzoneJob(t, out)
 		if err := figures.Check(job); err != nil {
 			t.Errorf("seed %d: figures do not recompute: %v", i, err)
 		}
@@ -98,27 +93,4 @@ func TestIOzoneSeedCommandsOverAThreadlist(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitNothingLeft(t, 5*time.Second)
-}
-
-// loadIOzoneJob is the one job in an ioswarm iozone JSON of one thread
-// count, read with the checks every reader of result files applies.
-func loadIOzoneJob(t *testing.T, path string) *result.Job {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := iozone.ReadResult(data)
-	if err != nil || len(res.Runs) != 1 || res.Runs[0].Job == nil {
-		t.Fatalf("%s: want one run with its job (%v)", path, err)
-	}
-	raw, err := json.Marshal(res.Runs[0].Job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, err := report.LoadJob(bytes.NewReader(raw), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return job
 }
