@@ -25,6 +25,9 @@ func TestLustreParsers(t *testing.T) {
 	if got := lustreMaxCached("users: 2\nmax_cached_mb: 15942\nused_mb: 3\n"); got != 15942 {
 		t.Errorf("max_cached_mb %d, want 15942", got)
 	}
+	if got := lustreMaxCached("users: 5\nmax_cached_mb: 4096\nused_mb: 12\nunused_mb: 4084\nreclaim_count: 0\n"); got != 4096 {
+		t.Errorf("newer lctl: %d", got)
+	}
 	if got := lustreMaxCached("4096\n8192\n"); got != 8192 {
 		t.Errorf("max_cached_mb of two clients %d, want the larger", got)
 	}

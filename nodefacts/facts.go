@@ -70,12 +70,11 @@ func Gather(ctx context.Context, dir string) Facts {
 	f.ClientCache = clientcache.Probe(ctx, dir).Info()
 	switch {
 	case f.FSType == "lustre":
-		if out, ok := tool(ctx, "lctl", "get_param", "-n", "llite.*.max_cached_mb"); ok {
-			if mb := maxCachedMB(out); mb > 0 {
-				f.CacheNotes = append(f.CacheNotes, fmt.Sprintf("lustre max_cached_mb %d", mb))
-				if b := mb << 20; f.CacheBytes == 0 || b < f.CacheBytes {
-					f.CacheBytes = b
-				}
+		// The client-cache probe has read llite.*.max_cached_mb already.
+		if c := f.ClientCache; c.Kind == clientcache.Lustre && c.Size > 0 {
+			f.CacheNotes = append(f.CacheNotes, fmt.Sprintf("lustre max_cached_mb %d", c.Size>>20))
+			if f.CacheBytes == 0 || c.Size < f.CacheBytes {
+				f.CacheBytes = c.Size
 			}
 		}
 		if out, ok := tool(ctx, "lfs", "getstripe", "-d", dir); ok {
@@ -127,23 +126,6 @@ func memTotal(meminfo string) int64 {
 		}
 	}
 	return 0
-}
-
-// maxCachedMB reads lctl's answer for llite.*.max_cached_mb: a bare number
-// (older clients) or a block with a "max_cached_mb: N" line (newer), one
-// per mounted client; the largest counts, as the one that caches most.
-func maxCachedMB(out string) int64 {
-	var best int64
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimSpace(line)
-		if v, ok := strings.CutPrefix(line, "max_cached_mb:"); ok {
-			line = strings.TrimSpace(v)
-		}
-		if n, err := strconv.ParseInt(line, 10, 64); err == nil && n > best {
-			best = n
-		}
-	}
-	return best
 }
 
 // pagepool reads `mmlsconfig pagepool`: lines "pagepool 32G" or

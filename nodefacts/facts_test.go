@@ -17,14 +17,7 @@ func TestMemTotal(t *testing.T) {
 	}
 }
 
-func TestLustreAndGPFSParsers(t *testing.T) {
-	newer := "users: 5\nmax_cached_mb: 4096\nused_mb: 12\nunused_mb: 4084\nreclaim_count: 0\n"
-	if got := maxCachedMB(newer); got != 4096 {
-		t.Errorf("newer lctl: %d", got)
-	}
-	if got := maxCachedMB("2048\n8192\n"); got != 8192 {
-		t.Errorf("two older clients: %d", got)
-	}
+func TestGPFSPagepoolParser(t *testing.T) {
 	if got := pagepool("pagepool 32G\npagepool 96G [nsdNodes]\n"); got != 96<<30 {
 		t.Errorf("pagepool: %d", got)
 	}
