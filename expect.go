@@ -54,13 +54,7 @@ func judge(w io.Writer, s *study.Sweep, es []acceptance.Expectation) error {
 	if err := acceptance.WriteTable(w, vs); err != nil {
 		return err
 	}
-	failed := 0
-	for _, v := range vs {
-		if !v.Pass {
-			failed++
-		}
-	}
-	if failed > 0 {
+	if failed := acceptance.Failures(vs); failed > 0 {
 		return fmt.Errorf("--expect: %w: %d of %d failed", acceptance.ErrNotMet, failed, len(vs))
 	}
 	return nil

@@ -71,8 +71,8 @@ func TestJudge(t *testing.T) {
 	if vs[4].Found || vs[4].VerdictText() != "FAIL: not measured" {
 		t.Errorf("a point the study lacks: %+v", vs[4])
 	}
-	if !Failed(vs) || Failed(vs[:1]) {
-		t.Error("Failed")
+	if Failures(vs) != 3 || Failures(vs[:1]) != 0 {
+		t.Errorf("Failures: %d of 5, %d of the first", Failures(vs), Failures(vs[:1]))
 	}
 	var b bytes.Buffer
 	if err := WriteTable(&b, vs); err != nil {

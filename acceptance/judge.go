@@ -66,14 +66,15 @@ func meets(e Expectation, x float64) bool {
 	return x >= e.Value
 }
 
-// Failed says whether any expectation was not met (or had no point).
-func Failed(vs []Verdict) bool {
+// Failures counts the expectations not met (or with no point).
+func Failures(vs []Verdict) int {
+	n := 0
 	for _, v := range vs {
 		if !v.Pass {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // WriteTable prints the verdicts, one a line, and a closing line with
@@ -81,17 +82,14 @@ func Failed(vs []Verdict) bool {
 func WriteTable(w io.Writer, vs []Verdict) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "expectation\tmeasured\tverdict")
-	pass := 0
 	for _, v := range vs {
-		if v.Pass {
-			pass++
-		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.Text, v.MeasuredText(), v.VerdictText())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "expectations: %d passed, %d failed\n", pass, len(vs)-pass)
+	failed := Failures(vs)
+	_, err := fmt.Fprintf(w, "expectations: %d passed, %d failed\n", len(vs)-failed, failed)
 	return err
 }
 
