@@ -296,18 +296,30 @@ func peaksOf(s *study.Sweep, name string) []Peak {
 		if best == nil {
 			continue
 		}
-		unit, format, scale := "GB/s", "%.3f", 1e9
-		if wire.Phase(phase).CountsOps() {
-			unit, format, scale = "IOPS", "%.0f", 1
-			if wire.Phase(phase).IsMeta() {
-				unit = "ops/s"
-			}
-		}
-		out = append(out, Peak{Study: name, Phase: phase, Unit: unit,
-			Peak: fmt.Sprintf(format, quoted(*best)/scale), PeakAt: best.Threads,
-			Sustained: fmt.Sprintf(format, quoted(*last)/scale), SustainedAt: last.Threads})
+		out = append(out, Peak{Study: name, Phase: phase, Unit: unitOf(phase),
+			Peak: figureText(*best), PeakAt: best.Threads, Sustained: figureText(*last), SustainedAt: last.Threads})
 	}
 	return out
+}
+
+// unitOf is the unit a phase's quoted figure is shown in: GB/s, IOPS, or
+// operations per second for metadata phases.
+func unitOf(phase string) string {
+	switch {
+	case wire.Phase(phase).IsMeta():
+		return "ops/s"
+	case wire.Phase(phase).CountsOps():
+		return "IOPS"
+	}
+	return "GB/s"
+}
+
+// figureText is a point's quoted figure in its unit (without the unit).
+func figureText(f study.Figure) string {
+	if wire.Phase(f.Phase).CountsOps() {
+		return fmt.Sprintf("%.0f", f.IOPS)
+	}
+	return fmt.Sprintf("%.3f", f.Bandwidth/1e9)
 }
 
 // quoted is the figure to quote for a point: IOPS (or operations per
@@ -325,12 +337,8 @@ func compareOf(a, b *study.Sweep, an, bn string) Comparison {
 		if p.A == nil || p.B == nil {
 			continue
 		}
-		unit, format, scale := "GB/s", "%.3f", 1e9
-		if wire.Phase(p.Phase).CountsOps() {
-			unit, format, scale = "IOPS", "%.0f", 1
-		}
-		c.Rows = append(c.Rows, CompareRow{Phase: p.Phase, Threads: p.Threads, Unit: unit,
-			A: fmt.Sprintf(format, quoted(*p.A)/scale), B: fmt.Sprintf(format, quoted(*p.B)/scale),
+		c.Rows = append(c.Rows, CompareRow{Phase: p.Phase, Threads: p.Threads, Unit: unitOf(p.Phase),
+			A: figureText(*p.A), B: figureText(*p.B),
 			Change: study.FormatChange(quoted(*p.A), quoted(*p.B)), Noise: study.Noise(p.A, p.B)})
 	}
 	return c
