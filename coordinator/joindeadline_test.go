@@ -55,20 +55,7 @@ func TestStartEndsAtJoinDeadline(t *testing.T) {
 		Targets:     []launcher.Target{{Rank: 0, Host: "nodeA"}, {Rank: 1, Host: "nodeB"}},
 		JoinTimeout: 500 * time.Millisecond, JoinLimit: "3 × --connect-timeout",
 		Log: launcher.NewLineWriter(io.Discard), Listen: "127.0.0.1:0"}
-	done := make(chan error, 1)
-	go func() {
-		s, err := Start(context.Background(), launch)
-		if s != nil {
-			s.Close(nil)
-		}
-		done <- err
-	}()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatal("Start still waits for ranks that never dial, 60s on with a 500ms join deadline")
-	}
+	err := startError(t, launch, "for ranks that never dial, 60s on with a 500ms join deadline")
 	var re *barrier.RankError
 	if !errors.As(err, &re) || re.Host != "nodeA" || re.Rank != 0 {
 		t.Fatalf("Start: %v; want a RankError for host nodeA rank 0", err)
@@ -86,5 +73,26 @@ func TestStartEndsAtJoinDeadline(t *testing.T) {
 		default:
 			t.Errorf("rank %d still running after the failed start", r)
 		}
+	}
+}
+
+// startError runs Start on launch and returns its error, failing the test
+// if it still waits after a minute (what for, in the words of waiting).
+func startError(t *testing.T, launch Launch, waiting string) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		s, err := Start(context.Background(), launch)
+		if s != nil {
+			s.Close(nil)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(60 * time.Second):
+		t.Fatal("Start still waits " + waiting)
+		return nil
 	}
 }

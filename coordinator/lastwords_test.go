@@ -44,20 +44,7 @@ func TestRankLastWordsInTheJobsError(t *testing.T) {
 	launch := Launch{Launcher: l, HeartbeatTimeout: 5 * time.Second, Threads: 1,
 		Targets: []launcher.Target{{Rank: 0, Host: "nodeA"}}, JoinTimeout: time.Minute,
 		Log: log, Listen: "127.0.0.1:0"}
-	done := make(chan error, 1)
-	go func() {
-		s, err := Start(context.Background(), launch)
-		if s != nil {
-			s.Close(nil)
-		}
-		done <- err
-	}()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(60 * time.Second):
-		t.Fatal("Start still waits for a rank that has exited")
-	}
+	err := startError(t, launch, "for a rank that has exited")
 	for _, want := range []string{"host nodeA rank 0", "exit status 1", "failed to prove the job secret", `\x1b[2J`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Start: %v; want %q in it", err, want)
