@@ -24,23 +24,40 @@ type tracer struct {
 	mounted string // tracefs mount point this test made, "" if none
 }
 
-// newTracer makes the instance, or skips the test saying why it cannot.
+// newTracer makes the instance for the syscalls the oracle checks, or
+// skips the test saying why it cannot.
 func newTracer(t *testing.T) *tracer {
 	t.Helper()
+	var events []string
+	for _, ev := range traced {
+		events = append(events, "syscalls/sys_enter_"+ev, "syscalls/sys_exit_"+ev)
+	}
+	return openTracer(t, "the kernel-side oracle", "ioswarm-oracle", events, func(event string) string {
+		ev := strings.TrimPrefix(strings.TrimPrefix(event, "syscalls/sys_enter_"), "syscalls/sys_exit_")
+		return fmt.Sprintf("no syscall tracepoint for %s (kernel without CONFIG_FTRACE_SYSCALLS?); skipped", ev)
+	})
+}
+
+// openTracer makes a private instance named after prefix that records
+// events (paths under events/) and the traced threads' context switches,
+// on the monotonic clock the ranks read; or skips the test, naming what
+// (who) needs root and, through missing, the tracepoint this kernel lacks.
+func openTracer(t *testing.T, who, prefix string, events []string, missing func(event string) string) *tracer {
+	t.Helper()
 	if os.Geteuid() != 0 {
-		t.Skip("the kernel-side oracle needs root to use ftrace (tracefs); skipped")
+		t.Skip(who + " needs root to use ftrace (tracefs); skipped")
 	}
 	root, mounted := findTracefs()
 	if root == "" {
 		t.Skip("tracefs is not available (not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing, and mounting it failed); skipped")
 	}
-	for _, ev := range traced {
-		if _, err := os.Stat(filepath.Join(root, "events/syscalls/sys_enter_"+ev)); err != nil {
+	for _, ev := range events {
+		if _, err := os.Stat(filepath.Join(root, "events", ev)); err != nil {
 			unmount(mounted)
-			t.Skipf("no syscall tracepoint for %s (kernel without CONFIG_FTRACE_SYSCALLS?); skipped", ev)
+			t.Skip(missing(ev))
 		}
 	}
-	tr := &tracer{dir: filepath.Join(root, "instances", fmt.Sprintf("ioswarm-oracle-%d", os.Getpid())), mounted: mounted}
+	tr := &tracer{dir: filepath.Join(root, "instances", fmt.Sprintf("%s-%d", prefix, os.Getpid())), mounted: mounted}
 	if err := os.Mkdir(tr.dir, 0o700); err != nil {
 		unmount(mounted)
 		t.Skipf("cannot make an ftrace instance: %v; skipped", err)
@@ -51,14 +68,14 @@ func newTracer(t *testing.T) *tracer {
 	tr.write(t, "buffer_size_kb", "16384")
 	tr.write(t, "options/event-fork", "1")  // children of a traced pid are traced
 	tr.write(t, "options/record-tgid", "1") // print each event's process id
-	for _, ev := range traced {
-		for _, dir := range []string{"sys_enter_", "sys_exit_"} {
-			tr.write(t, "events/syscalls/"+dir+ev+"/enable", "1")
-		}
+	for _, ev := range events {
+		tr.write(t, "events/"+ev+"/enable", "1")
 	}
 	// Context switches of the traced threads: a thread preempted between
-	// its clock reading and its syscall moves our stamp off the kernel's
-	// by the time it was off the CPU, which the checks then allow.
+	// its clock reading and its syscall (or inside an entry into the
+	// kernel, before the kernel takes or posts a request) moves our stamp
+	// off the kernel's by the time it was off the CPU, which the checks
+	// then allow.
 	tr.write(t, "events/sched/sched_switch/enable", "1")
 	return tr
 }

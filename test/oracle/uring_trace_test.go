@@ -19,42 +19,17 @@ import (
 // a completion posted to its completion queue.
 var uringEvents = []string{"io_uring_create", "io_uring_submit_req", "io_uring_complete"}
 
-// newURingTracer is newTracer's instance for the io_uring tracepoints,
-// or skips the test saying why it cannot have one.
+// newURingTracer is an instance for the io_uring tracepoints, or skips
+// the test saying why it cannot have one.
 func newURingTracer(t *testing.T) *tracer {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("the io_uring depth oracle needs root to use ftrace (tracefs); skipped")
-	}
-	root, mounted := findTracefs()
-	if root == "" {
-		t.Skip("tracefs is not available (not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing, and mounting it failed); skipped")
-	}
+	var events []string
 	for _, ev := range uringEvents {
-		if _, err := os.Stat(filepath.Join(root, "events/io_uring", ev)); err != nil {
-			unmount(mounted)
-			t.Skipf("no io_uring tracepoint %s in this kernel; skipped", ev)
-		}
+		events = append(events, "io_uring/"+ev)
 	}
-	tr := &tracer{dir: filepath.Join(root, "instances", fmt.Sprintf("ioswarm-uring-%d", os.Getpid())), mounted: mounted}
-	if err := os.Mkdir(tr.dir, 0o700); err != nil {
-		unmount(mounted)
-		t.Skipf("cannot make an ftrace instance: %v; skipped", err)
-	}
-	t.Cleanup(tr.close)
-	tr.write(t, "tracing_on", "0")
-	tr.write(t, "trace_clock", "mono")
-	tr.write(t, "buffer_size_kb", "16384")
-	tr.write(t, "options/event-fork", "1")
-	tr.write(t, "options/record-tgid", "1")
-	for _, ev := range uringEvents {
-		tr.write(t, "events/io_uring/"+ev+"/enable", "1")
-	}
-	// Context switches: a thread preempted inside an entry into the
-	// kernel, between its clock reading and the kernel's taking or
-	// posting, moves our figures off the kernel's by that long.
-	tr.write(t, "events/sched/sched_switch/enable", "1")
-	return tr
+	return openTracer(t, "the io_uring depth oracle", "ioswarm-uring", events, func(event string) string {
+		return fmt.Sprintf("no io_uring tracepoint %s in this kernel; skipped", strings.TrimPrefix(event, "io_uring/"))
+	})
 }
 
 // A line of the trace for one of uringEvents: its thread, timestamp,
