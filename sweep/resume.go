@@ -73,7 +73,7 @@ func keptPoints(p Plan, s *study.Sweep) []*result.Job {
 	var out []*result.Job
 	for _, n := range p.Threads {
 		for _, d := range depths {
-			if j := savedPoint(s, n, d, len(p.Depths) > 0); j != nil {
+			if j := savedPoint(s.Points, n, d, len(p.Depths) > 0); j != nil {
 				out = append(out, j)
 			}
 		}
@@ -81,8 +81,10 @@ func keptPoints(p Plan, s *study.Sweep) []*result.Job {
 	return out
 }
 
-func savedPoint(s *study.Sweep, threads, depth int, byDepth bool) *result.Job {
-	for _, j := range s.Points {
+// savedPoint is the first complete point of jobs at that thread count
+// (and depth, when byDepth), or nil.
+func savedPoint(jobs []*result.Job, threads, depth int, byDepth bool) *result.Job {
+	for _, j := range jobs {
 		if j.Complete && j.Config.Threads == threads && (!byDepth || j.Config.IODepth == depth) {
 			return j
 		}
@@ -90,15 +92,10 @@ func savedPoint(s *study.Sweep, threads, depth int, byDepth bool) *result.Job {
 	return nil
 }
 
-// done says whether a point of o's thread count (and depth) is among
+// done says whether a point of that thread count (and depth) is among
 // the kept points.
 func done(kept []*result.Job, threads, depth int, byDepth bool) bool {
-	for _, j := range kept {
-		if j.Config.Threads == threads && (!byDepth || j.Config.IODepth == depth) {
-			return true
-		}
-	}
-	return false
+	return savedPoint(kept, threads, depth, byDepth) != nil
 }
 
 // setupDiff names the fields of the two setups that differ, by their
