@@ -11,7 +11,17 @@ import (
 // power cut finds either the old file or the new one whole, never half:
 // a temporary file beside it, written and synced, renamed over it, and
 // the directory synced so the rename itself survives.
+//
+// A link is followed (its target is replaced, not the link), and a path
+// that is not a regular file (--output /dev/null) is written in place:
+// renaming over a device would replace the device.
 func writeFileAtomic(flag, path string, write func(io.Writer) error) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return writeFile(flag, path, write)
+	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
