@@ -23,7 +23,7 @@ func page() (*template.Template, error) {
 	}).Parse(pageText)
 }
 
-// ChartSize is the size the report draws its charts at, in CSS pixels;
+// chartSize is the size the report draws its charts at, in CSS pixels;
 // the page scales them to its width.
 var chartSize = chart.Size{Width: 1000, Height: 620}
 
@@ -37,7 +37,9 @@ func (d *Document) Charts(ss []*study.Sweep) error {
 		if err := chart.SVG(&b, ss, chartSize, lb); err != nil {
 			return fmt.Errorf("report: chart of %s: %w", sec.Name, err)
 		}
-		sec.Chart = inline(b.String())
+		// The SVG is this program's own drawing, its text escaped as it
+		// was written: the page takes it as it is.
+		sec.Chart = template.HTML(inline(b.String()))
 	}
 	return nil
 }
@@ -62,14 +64,8 @@ func (d *Document) WriteHTML(w io.Writer) error {
 	}
 	view := struct {
 		*Document
-		Charts      []template.HTML
 		Definitions []Definition
 	}{Document: d, Definitions: definitions}
-	for _, s := range d.Sections {
-		// The SVG is this program's own drawing, its text escaped as it
-		// was written.
-		view.Charts = append(view.Charts, template.HTML(s.Chart))
-	}
 	if err := t.Execute(w, view); err != nil {
 		return fmt.Errorf("report: writing HTML: %w", err)
 	}

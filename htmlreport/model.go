@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"slices"
 	"sort"
 	"strconv"
@@ -79,8 +80,8 @@ var sectionKinds = []struct {
 type Section struct {
 	Name   string
 	Phases []string
-	Ops    bool   // counted in operations per second
-	Chart  string // SVG, filled by the writer that draws it
+	Ops    bool          // counted in operations per second
+	Chart  template.HTML // SVG, filled by Charts for the page
 	Rows   []Row
 }
 
