@@ -162,7 +162,8 @@ func (t *Table) printf(format string, args ...any) {
 // Footer prints the time the sweep spent outside its timed phases, when
 // its points recorded it: the launch, then the points' own (node checks,
 // job directories, cache drops, prefills, gathering, cleanup), in all and
-// per point at the median. Where a row showed "n/a", it says why.
+// per point at the median. Where a row showed "n/a", it says why. Every
+// failed try at a point (sweep --retries) is listed first.
 func (t *Table) Footer(s *Sweep) {
 	var outside []float64 // seconds
 	var sum float64
@@ -175,6 +176,7 @@ func (t *Table) Footer(s *Sweep) {
 		withheld = withheld || (p != nil && report.FirstDoneWithheld(p.Phases))
 		cached = cached || (p != nil && report.CacheMark(p.Phases, "") != "")
 	}
+	t.failures(s)
 	if t.compact {
 		t.compactFooter(s, outside, sum, cached)
 		return

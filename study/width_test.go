@@ -94,6 +94,8 @@ func usualStudies() map[string][2]*Sweep {
 		last.Complete = false
 		last.Error = "rank 7 on node08: write /lustre/scratch/acceptance/ioswarm-study-2026/ioswarm-x/t511.dat: no space left on device"
 		s.Complete, s.Error = false, "point 512 threads: "+last.Error
+		s.Failures = []PointFailure{{Threads: 512, Attempt: 1, Error: "checking nodes: host node08 rank 7: connection lost: read tcp 10.0.0.1:45141->10.0.0.8:59664: read: connection reset by peer", Retried: true},
+			{Threads: 512, Attempt: 2, Error: last.Error}}
 		return s
 	}
 	return map[string][2]*Sweep{
