@@ -30,6 +30,7 @@ type sweepOptions struct {
 	durability
 	// FullTable is --details: today's wide table, not the compact one.
 	FullTable bool
+	retrying
 }
 
 func (o *sweepOptions) flags() []cli.Flag {
@@ -37,7 +38,8 @@ func (o *sweepOptions) flags() []cli.Flag {
 	// has columns instead, and its --details shows them all.
 	return concat(sweepThreadsFlags(&o.Threads, &o.IODepths), ioFlags(&o.ioOptions, true),
 		withoutFlag(reportFlags(&o.reportOptions), "details"), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions),
-		[]cli.Flag{expectFlag(&o.Expect), tableDetailsFlag(&o.FullTable)}, durabilityFlags(&o.durability))
+		[]cli.Flag{expectFlag(&o.Expect), tableDetailsFlag(&o.FullTable)}, durabilityFlags(&o.durability),
+		retryFlags(&o.retrying))
 }
 
 func sweepCommand() *cli.Command {
@@ -76,6 +78,9 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 		return err
 	}
 	if err := o.durability.apply(ctx, &plan, &o.Output, o.stderr); err != nil {
+		return err
+	}
+	if err := o.retrying.apply(&plan, &o.launchOptions, o.stderr); err != nil {
 		return err
 	}
 	spec, err := chartSpecFrom(o.chartOptions, o.given)
