@@ -85,8 +85,17 @@ func runPoint(ctx context.Context, r *ranks, o coordinator.Workload, sw *study.S
 		}
 		r.drop(err)
 		retry := attempt <= r.plan.Retries && retriable(ctx, err)
+		// A retry is a point like any other: it must fit the time left.
+		var budgetErr error
+		if retry {
+			budgetErr = checkBudget(r.plan.Deadline, time.Now(), estimate(sw.Points), pointText(o, len(r.plan.Depths) > 1))
+			retry = budgetErr == nil
+		}
 		sw.Failures = append(sw.Failures, study.PointFailure{Threads: o.Threads, IODepth: o.IODepth,
 			Attempt: attempt, Error: err.Error(), Retried: retry})
+		if budgetErr != nil {
+			return last, budgetErr
+		}
 		if !retry {
 			return last, err
 		}
