@@ -104,7 +104,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	p.TimedBytes = p.Bytes
 	if j.o.Engine == "io_uring" {
 		p.IODepth = j.o.IODepth
-		depthAchieved(&p)
+		figures.ReduceDepth(&p)
 	}
 	p.Verified = j.o.Verify && ph.IsRead()
 	j.noteTouches(ph)
