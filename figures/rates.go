@@ -11,10 +11,17 @@ import (
 // the one expression behind every rate a report prints, so a node's or a
 // thread's rate is computed as the phase's bandwidth is.
 func Rate(count, ns int64) float64 {
+	return PerSecond(float64(count), ns)
+}
+
+// PerSecond is v per second over ns nanoseconds, 0 for an empty interval:
+// Rate for amounts that are not whole counts (IOzone's kB, a stonewalled
+// child's share of its operations).
+func PerSecond(v float64, ns int64) float64 {
 	if ns <= 0 {
 		return 0
 	}
-	return rate(count, ns)
+	return v * nsPerSecond / float64(ns)
 }
 
 // ThreadRate is a thread's bytes over its own interval (start before

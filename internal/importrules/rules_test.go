@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"htmlreport":     {"acceptance", "chart", "study", "units", "wire"},
 	"hostlist":       {"internal/usage"},
 	"internal/usage": {},
-	"iozone":         {"internal/usage", "result", "units"},
+	"iozone":         {"figures", "internal/usage", "result", "units"},
 	"launcher":       {"binserve", "clock", "hostlist", "internal/usage", "mounts", "selfbin", "units"},
 	"mounts":         {},
 	"nodefacts":      {"clientcache", "mounts", "units"},
