@@ -54,3 +54,14 @@ func IntervalP99(h *histogram.Histogram) int64 {
 	}
 	return h.Quantile(0.99)
 }
+
+// ReleaseSkew is the barrier release skew: the spread (latest minus
+// earliest) of the moments the ranks released their threads, on the
+// coordinator's clock; 0 for none. What is left of it after the clock
+// conversion is each rank's lateness, never fan-out latency.
+func ReleaseSkew(released []int64) int64 {
+	if len(released) == 0 {
+		return 0
+	}
+	return slices.Max(released) - slices.Min(released)
+}

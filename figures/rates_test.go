@@ -56,3 +56,12 @@ func TestIntervalP99(t *testing.T) {
 		t.Errorf("p99 %d, want the histogram's %d", got, want)
 	}
 }
+
+func TestReleaseSkew(t *testing.T) {
+	if got := ReleaseSkew(nil); got != 0 {
+		t.Errorf("no release: skew %d, want 0", got)
+	}
+	if got := ReleaseSkew([]int64{50, 20, 90, 40}); got != 70 {
+		t.Errorf("skew %d, want 70", got)
+	}
+}
