@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -44,6 +45,35 @@ type testServer struct {
 
 	mu       sync.Mutex
 	commands []string
+	// running counts exec requests from their arrival (a gate may hold
+	// one) to their command's end, and procs are their commands, so the
+	// test's cleanup can wait for them: a command released from its gate
+	// as the test ends once wrote into the server's home while the test's
+	// temporary directories were removed ("directory not empty").
+	running sync.WaitGroup
+	procs   []*exec.Cmd
+}
+
+// waitCommands waits for every command the server started to end, killing
+// their process groups if they outlast a minute (a command still waiting
+// on a client that never closes), and fails the test then.
+func (s *testServer) waitCommands(t *testing.T) {
+	ended := make(chan struct{})
+	go func() { s.running.Wait(); close(ended) }()
+	select {
+	case <-ended:
+		return
+	case <-time.After(time.Minute):
+	}
+	s.mu.Lock()
+	for _, c := range s.procs {
+		if c.Process != nil {
+			_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		}
+	}
+	s.mu.Unlock()
+	<-ended
+	t.Errorf("test server: commands still running a minute after the test ended (killed)")
 }
 
 func newTestServer(t *testing.T) *testServer {
@@ -76,7 +106,9 @@ func newTestServerFor(t *testing.T, userPriv ed25519.PrivateKey) *testServer {
 	if err := os.WriteFile(s.known, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
+	// After the temporary directories' cleanups were registered, so it
+	// runs before them: nothing may write into them as they go.
+	t.Cleanup(func() { ln.Close(); s.waitCommands(t) })
 	go s.serve()
 	return s
 }
@@ -195,6 +227,7 @@ func (s *testServer) session(ch ssh.Channel, reqs <-chan *ssh.Request) {
 				req.Reply(false, nil)
 				continue
 			}
+			s.running.Add(1)
 			s.mu.Lock()
 			s.commands = append(s.commands, p.Command)
 			s.mu.Unlock()
@@ -210,13 +243,22 @@ func (s *testServer) session(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			in, _ := cmd.StdinPipe()
 			if err := cmd.Start(); err != nil {
+				s.running.Done()
 				req.Reply(false, nil)
 				return
 			}
+			s.mu.Lock()
+			s.procs = append(s.procs, cmd)
+			s.mu.Unlock()
 			req.Reply(true, nil)
 			// sshd closes the command's input when the client sends EOF.
 			go func() { io.Copy(in, ch); in.Close() }()
-			go func() { cmd.Wait(); sendExit(ch, cmd.ProcessState); ch.Close() }()
+			go func() {
+				defer s.running.Done()
+				cmd.Wait()
+				sendExit(ch, cmd.ProcessState)
+				ch.Close()
+			}()
 		case "signal":
 			var p struct{ Signal string }
 			if !s.noSignal && cmd != nil && ssh.Unmarshal(req.Payload, &p) == nil {
