@@ -36,11 +36,12 @@ var allowed = map[string][]string{
 	"resplan":        {"histogram", "hostlist", "nodefacts", "units"},
 	"result":         {},
 	"selfbin":        {},
+	"settings":       {"internal/usage"},
 	"study":          {"figures", "internal/usage", "report", "result", "units", "wire"},
 	"sweep":          {"coordinator", "internal/usage", "result", "study", "units"},
 	"units":          {},
 	"uring":          {},
-	"wire":           {"clientcache", "nodefacts", "result"},
+	"wire":           {"clientcache", "nodefacts", "result", "settings"},
 }
 
 func root(t *testing.T) string {
