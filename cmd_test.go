@@ -80,7 +80,7 @@ func TestWorkloadFromFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if w.Total != 64<<20 || w.Block != 1<<20 || w.RandBlock != 4<<10 || w.Fsync || w.ReadShift != 2 || w.MDSize != 3901 ||
-		w.Threads != 8 || strings.Join(w.Phases, "|") != "write|randread" {
+		w.Threads != 8 || w.Phases.Join("|") != "write|randread" {
 		t.Errorf("workload %+v", w)
 	}
 	o.Total, o.FileSize = "", ""

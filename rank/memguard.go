@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -135,7 +136,7 @@ func armBytes(p *phaseParams, n int) int64 {
 	page := int64(unix.Getpagesize())
 	size = (size + page - 1) / page * page
 	per := int64(1)
-	if p.engine == engineUring {
+	if p.engine == settings.IOUring {
 		per += int64(p.depth)
 	}
 	return int64(n) * per * size

@@ -13,3 +13,6 @@ const (
 func ParseEngine(text string) (Engine, error) { return parseWord("engine", text, Sync, IOUring) }
 
 func (e Engine) String() string { return string(e) }
+
+// Check says whether e is an engine this build has, as its parse would.
+func (e Engine) Check() error { _, err := ParseEngine(string(e)); return err }

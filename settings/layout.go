@@ -14,6 +14,9 @@ func ParseLayout(text string) (Layout, error) { return parseWord("layout", text,
 
 func (l Layout) String() string { return string(l) }
 
+// Check says whether l is a layout, as its parse would.
+func (l Layout) Check() error { _, err := ParseLayout(string(l)); return err }
+
 // Pattern is where each thread's records lie in a shared file (--pattern).
 type Pattern string
 
@@ -29,6 +32,9 @@ func ParsePattern(text string) (Pattern, error) {
 }
 
 func (p Pattern) String() string { return string(p) }
+
+// Check says whether p is a pattern, as its parse would.
+func (p Pattern) Check() error { _, err := ParsePattern(string(p)); return err }
 
 // RandScope is where a shared file's random phases draw their offsets
 // (--rand-scope).
@@ -46,6 +52,9 @@ func ParseRandScope(text string) (RandScope, error) {
 }
 
 func (s RandScope) String() string { return string(s) }
+
+// Check says whether s is a random scope, as its parse would.
+func (s RandScope) Check() error { _, err := ParseRandScope(string(s)); return err }
 
 // RandOrder is the random phases' order of offsets (--rand-order).
 type RandOrder string
@@ -65,6 +74,9 @@ func ParseRandOrder(text string) (RandOrder, error) {
 
 func (o RandOrder) String() string { return string(o) }
 
+// Check says whether o is an order, as its parse would.
+func (o RandOrder) Check() error { _, err := ParseRandOrder(string(o)); return err }
+
 // MDDir is where the metadata phases keep their files (--md-dir): a
 // directory per thread, or one all threads share.
 type MDDir string
@@ -81,3 +93,6 @@ func ParseMDDir(text string) (MDDir, error) {
 }
 
 func (d MDDir) String() string { return string(d) }
+
+// Check says whether d is a metadata directory, as its parse would.
+func (d MDDir) Check() error { _, err := ParseMDDir(string(d)); return err }

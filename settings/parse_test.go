@@ -52,8 +52,11 @@ func wrap[T ~string](parse func(string) (T, error)) func(string) (string, error)
 
 func TestParsePhases(t *testing.T) {
 	got, err := ParsePhases(" write, randread ,,read")
-	if err != nil || !slices.Equal(got, []Phase{Write, RandRead, Read}) {
+	if err != nil || !slices.Equal(got, PhaseList{Write, RandRead, Read}) {
 		t.Errorf("got %v, %v", got, err)
+	}
+	if got.String() != "write,randread,read" {
+		t.Errorf("String: got %q", got)
 	}
 	for text, want := range map[string]string{
 		"":                "--phases: no phase given (known: write, rewrite, read, reread, randwrite, randread, mdcreate, mdstat, mdread, mddelete)",

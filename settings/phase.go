@@ -63,27 +63,30 @@ func (p Phase) IsWrite() bool { return p == Write || p == Rewrite || p == RandWr
 
 func (p Phase) String() string { return string(p) }
 
+// PhaseList is the phases a job runs, in order (--phases).
+type PhaseList []Phase
+
 // ParsePhases reads --phases: a comma list of phases, each known and
 // named once, in the order they run.
-func ParsePhases(text string) ([]Phase, error) {
-	var list []Phase
+func ParsePhases(text string) (PhaseList, error) {
+	var list PhaseList
 	for _, p := range strings.Split(text, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			list = append(list, Phase(p))
 		}
 	}
-	return list, CheckPhases(list)
+	return list, list.Check()
 }
 
-// CheckPhases checks a list of phases as --phases does: at least one,
-// each known, none twice.
-func CheckPhases(list []Phase) error {
+// Check checks the list as --phases does: at least one phase, each
+// known, none twice.
+func (list PhaseList) Check() error {
 	if len(list) == 0 {
-		return usage.Errorf("--phases: no phase given (known: %s)", phaseNames())
+		return usage.Errorf("--phases: no phase given (known: %s)", PhaseList(Phases).Join(", "))
 	}
 	for i, p := range list {
 		if !slices.Contains(Phases, p) {
-			return usage.Errorf("--phases: unknown phase %q (known: %s)", p, phaseNames())
+			return usage.Errorf("--phases: unknown phase %q (known: %s)", p, PhaseList(Phases).Join(", "))
 		}
 		if slices.Contains(list[:i], p) {
 			return usage.Errorf("--phases: phase %q given twice", p)
@@ -92,10 +95,14 @@ func CheckPhases(list []Phase) error {
 	return nil
 }
 
-func phaseNames() string {
-	names := make([]string, len(Phases))
-	for i, p := range Phases {
+// String is the list as --phases takes it.
+func (list PhaseList) String() string { return list.Join(",") }
+
+// Join is the names of the list's phases with sep between them.
+func (list PhaseList) Join(sep string) string {
+	names := make([]string, len(list))
+	for i, p := range list {
 		names[i] = string(p)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, sep)
 }
