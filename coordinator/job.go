@@ -14,6 +14,7 @@ import (
 	"ioswarm/launcher"
 	"ioswarm/nodefacts"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/units"
 	"ioswarm/wire"
 )
@@ -247,7 +248,7 @@ func (j *job) setup(ctx context.Context) error {
 		if s.NoUring != "" {
 			return usagef("host %s rank %d: --engine io_uring: %s", t.Host, r, s.NoUring)
 		}
-		if j.o.DropCaches == "on" && !s.CanDrop {
+		if j.o.DropCaches == settings.DropOn && !s.CanDrop {
 			return &barrier.RankError{Host: t.Host, Rank: r,
 				Msg: "--drop-caches on, but this node's page cache cannot be dropped (not root)"}
 		}

@@ -19,7 +19,7 @@ func (s *state) sharedSize() int64 { return s.job.FileSize * int64(s.job.Threads
 // thread's write extends the file and every thread's open finds it whole.
 func (s *state) makeShared(phase wire.Phase) error {
 	path := wire.SharedFile(s.jobDir)
-	if phase == "write" {
+	if phase == wire.Write {
 		if err := s.dir.remove(path); err != nil {
 			return fmt.Errorf("remove the previous %s: %w", path, err)
 		}

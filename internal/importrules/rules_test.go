@@ -16,7 +16,7 @@ var allowed = map[string][]string{
 	"acceptance":     {"study", "wire"},
 	"barrier":        {"clock"},
 	"binserve":       {},
-	"chart":          {"result", "study", "units", "wire"},
+	"chart":          {"result", "settings", "study", "units", "wire"},
 	"clientcache":    {"mounts", "units"},
 	"clock":          {},
 	"coordinator":    {"barrier", "clientcache", "clock", "figures", "histogram", "hostlist", "internal/usage", "launcher", "nodefacts", "resplan", "result", "selfbin", "settings", "units", "wire"},
