@@ -54,7 +54,7 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 		}
 		w.Fsync = false
 	}
-	if err := o.settings(&w); err != nil {
+	if err := o.parseSettings(&w); err != nil {
 		return w, err
 	}
 	shift, err := parseReadShift(o.ReadShift)
@@ -65,10 +65,10 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 	return w, o.sizes(&w)
 }
 
-// settings parses the enumerated settings' flags into w, each with its
+// parseSettings parses the enumerated settings' flags into w, each with its
 // one parse (package settings), and --reuse, whose directory form sets
 // the directory too.
-func (o *ioOptions) settings(w *coordinator.Workload) error {
+func (o *ioOptions) parseSettings(w *coordinator.Workload) error {
 	var errs [9]error
 	w.Phases, errs[0] = settings.ParsePhases(o.Phases)
 	w.Engine, errs[1] = settings.ParseEngine(o.Engine)
