@@ -63,7 +63,7 @@ func cacheGuard(cold bool, client, server, total int64) *result.CacheGuard {
 }
 
 // guardWarning words a warned guard for the reader of the table.
-func guardWarning(name string, g *result.CacheGuard, kernels int, drop string) string {
+func guardWarning(name string, g *result.CacheGuard, kernels int, drop settings.DropMethod) string {
 	return fmt.Sprintf("%s: total %s is under twice what the caches can hold (2 × (clients %s on %d node(s) + servers %s) = %s), "+
 		"and the read is not shown cold on every node (drop: %s; see its cache verdicts): the figure may come from memory, not storage; "+
 		"use --total auto, --read-shift, --direct or root for drop_caches",

@@ -255,7 +255,7 @@ func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
 		}
 		method = settings.Weaker(method, d.Method)
 	}
-	p.CacheDrop = method.String()
+	p.CacheDrop = method
 	return nil
 }
 

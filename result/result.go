@@ -250,12 +250,12 @@ type Phase struct {
 	FirstDoneNote string `json:"first_done_note,omitempty"`
 	// Histogram holds the merged latency histogram (see package histogram)
 	// so percentiles can be recomputed from the file.
-	Histogram        *Histogram `json:"latency_histogram,omitempty"`
-	CacheDrop        string     `json:"cache_drop"` // drop_caches, fadvise, direct, none
-	ResidentFraction float64    `json:"resident_fraction"`
-	Stonewalled      bool       `json:"stonewalled"`
-	TimedBytes       int64      `json:"timed_bytes"`
-	Verified         bool       `json:"verified,omitempty"`
+	Histogram        *Histogram          `json:"latency_histogram,omitempty"`
+	CacheDrop        settings.DropMethod `json:"cache_drop"`
+	ResidentFraction float64             `json:"resident_fraction"`
+	Stonewalled      bool                `json:"stonewalled"`
+	TimedBytes       int64               `json:"timed_bytes"`
+	Verified         bool                `json:"verified,omitempty"`
 	// The queue depth asked for and the depth the threads' rings achieved:
 	// operations in flight (queued and not yet reaped) sampled at each
 	// submission, the mean over all samples of all threads and the largest
