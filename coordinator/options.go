@@ -179,6 +179,9 @@ func (o *Workload) fillDefaults() {
 		o.RandScope = settings.ScopeSegment
 	}
 	if o.RandOrder == "" {
+		// Each block once per pass, as IOzone's -i2 and fio's default do,
+		// so a buffered random read never finds a block that the same
+		// phase already brought into the page cache.
 		o.RandOrder = settings.Shuffle
 	}
 	if o.MDDir == "" {
