@@ -168,7 +168,7 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 	// of job, thread and offset), so the kept files stay verifiable.
 	spec.work.ReuseWrites = cmd.NeedsExistingFiles()
 	spec.work.CommandLine = "ioswarm iozone " + strings.Join(o.args, " ")
-	if err := spec.work.Validate(spec.launch); err != nil {
+	if err := spec.work.Settle(spec.launch); err != nil {
 		return nil, err
 	}
 	if first {

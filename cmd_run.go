@@ -69,7 +69,7 @@ func runRun(ctx context.Context, o runOptions) error {
 		// unless --threads says otherwise.
 		spec.work.Threads, spec.work.ThreadsFrom = n, fmt.Sprintf("one per line of %s", source)
 	}
-	if err := spec.work.Validate(spec.launch); err != nil {
+	if err := spec.work.Settle(spec.launch); err != nil {
 		return err
 	}
 	if err := checkOutputs(o.stderr, outputPath{"output", o.Output, true}, outputPath{"csv", o.CSV, false}); err != nil {

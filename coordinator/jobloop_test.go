@@ -13,6 +13,7 @@ import (
 	"ioswarm/internal/fakerank"
 	"ioswarm/launcher"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -24,7 +25,7 @@ func fakeJob(t *testing.T, l *fakeLauncher) (*result.Job, error) {
 		Targets:     []launcher.Target{{Rank: 0, Host: "nodeA"}, {Rank: 1, Host: "nodeB"}},
 		JoinTimeout: time.Minute, Log: launcher.NewLineWriter(&strings.Builder{})}
 	w := Workload{Dir: "/fake/dir", Threads: 2, Total: 2 << 20, FileSize: 1 << 20, Block: 1 << 20,
-		RandBlock: 4096, Phases: []string{"write", "read"}, DropCaches: "auto", Iterations: 1, Fsync: true}
+		RandBlock: 4096, Phases: settings.PhaseList{"write", "read"}, DropCaches: settings.DropAuto, Iterations: 1, Fsync: true}
 	type outcome struct {
 		job *result.Job
 		err error

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ioswarm/acceptance"
+	"ioswarm/settings"
 	"ioswarm/study"
 	"ioswarm/units"
 	"ioswarm/wire"
@@ -191,14 +192,14 @@ func studyOf(s *study.Sweep, name string) Study {
 	}
 	engine := su.Engine
 	if engine == "" {
-		engine = "sync"
+		engine = settings.Sync
 	}
 	st.Config = [][2]string{
-		{"phases", strings.Join(su.Phases, ", ")},
+		{"phases", su.Phases.Join(", ")},
 		{"size held fixed", s.SizeText()},
 		{"record size", units.FormatSize(su.BlockSize)},
 		{"random op size", units.FormatSize(su.RandBlockSize)},
-		{"I/O", io + ", fsync " + onOff(su.Fsync) + ", engine " + engine},
+		{"I/O", io + ", fsync " + onOff(su.Fsync) + ", engine " + engine.String()},
 		{"iterations per point", strconv.Itoa(su.Iterations)},
 		{"directory", su.Dir},
 		{"nodes", strconv.Itoa(s.Hosts())},

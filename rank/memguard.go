@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"ioswarm/settings"
 )
 
 // memGuard keeps a rank below the memory cap the resource plan gave it:
@@ -130,7 +132,7 @@ func armBytes(p *phaseParams, n int) int64 {
 	page := int64(unix.Getpagesize())
 	size = (size + page - 1) / page * page
 	per := int64(1)
-	if p.engine == engineUring {
+	if p.engine == settings.IOUring {
 		per += int64(p.depth)
 	}
 	return int64(n) * per * size

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/settings"
 	"ioswarm/uring"
 )
 
@@ -334,7 +335,7 @@ func (s *state) prepareUring(p *phaseParams) (func(), error) {
 			}
 		}
 	}
-	if p.engine != engineUring {
+	if p.engine != settings.IOUring {
 		return closeAll, nil
 	}
 	for _, w := range s.workers {
@@ -350,12 +351,6 @@ func (s *state) prepareUring(p *phaseParams) (func(), error) {
 	}
 	return closeAll, nil
 }
-
-// Engines: how a thread issues its operations.
-const (
-	engineSync  = "sync"     // one pread/pwrite at a time (queue depth 1), as IOzone and fio's psync
-	engineUring = "io_uring" // up to --iodepth operations in flight on the thread's own ring
-)
 
 // seqJob is a sequential phase's loop on io_uring: the file's records in
 // order, up to the depth in flight.

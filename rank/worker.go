@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/clock"
 	"ioswarm/histogram"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -67,17 +68,17 @@ type phaseParams struct {
 	stop      *atomic.Bool // set when the phase is abandoned
 	locked    bool         // workers run locked to their OS threads
 	gate      *startGate   // the rank's threads start their loops together; nil = no gate
-	engine    string       // engineSync or engineUring
+	engine    settings.Engine
 	// latency, when set (random phases), keeps a latency histogram per
 	// latencyStep from intervalStart.
 	latency       *latencyStore
 	intervalStart int64
-	depth         int        // operations in flight per thread with engineUring
-	randScope     string     // ScopeSegment or ScopeFile (shared files only)
-	randOrder     string     // OrderShuffle ("" too) or OrderUniform
-	first         *firstStop // IOzone's live stonewall; nil = none
-	mdSize        int64      // metadata phases: bytes written and read per file
-	mdFiles       int        // metadata phases: files per thread
+	depth         int                // operations in flight per thread with settings.IOUring
+	randScope     settings.RandScope // shared files only
+	randOrder     settings.RandOrder // "" is settings.Shuffle
+	first         *firstStop         // IOzone's live stonewall; nil = none
+	mdSize        int64              // metadata phases: bytes written and read per file
+	mdFiles       int                // metadata phases: files per thread
 }
 
 // newWorker is thread's worker on the file at path, reading its own file

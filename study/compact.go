@@ -41,7 +41,7 @@ func NewCompactTable(w io.Writer, s *Sweep) *Table {
 		depths = "; iodepth " + FormatThreads(s.IODepths)
 	}
 	t.wrapped("", fmt.Sprintf("%s: threads %s%s; phases %s", title, FormatThreads(s.Threads), depths,
-		strings.Join(s.Setup.Phases, ",")))
+		s.Setup.Phases.String()))
 	// The directory gets its own line when the two do not fit one: a
 	// path cut after "dir" reads badly.
 	setup, dir := s.Describe(), "dir "+report.Clean(s.Setup.Dir)

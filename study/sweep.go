@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -58,17 +59,17 @@ type Sweep struct {
 
 // Setup is what every point shares.
 type Setup struct {
-	Phases        []string `json:"phases"`
-	Sizing        string   `json:"sizing"`              // SizingTotal or SizingFileSize
-	Total         int64    `json:"total,omitempty"`     // aggregate bytes when Sizing is total
-	FileSize      int64    `json:"file_size,omitempty"` // bytes per thread when Sizing is file_size
-	BlockSize     int64    `json:"block_size"`
-	RandBlockSize int64    `json:"rand_block_size"`
-	Dir           string   `json:"dir"`
-	Iterations    int      `json:"iterations"`
-	Direct        bool     `json:"direct"`
-	Fsync         bool     `json:"fsync"`
-	Engine        string   `json:"engine,omitempty"`
+	Phases        settings.PhaseList `json:"phases"`
+	Sizing        string             `json:"sizing"`              // SizingTotal or SizingFileSize
+	Total         int64              `json:"total,omitempty"`     // aggregate bytes when Sizing is total
+	FileSize      int64              `json:"file_size,omitempty"` // bytes per thread when Sizing is file_size
+	BlockSize     int64              `json:"block_size"`
+	RandBlockSize int64              `json:"rand_block_size"`
+	Dir           string             `json:"dir"`
+	Iterations    int                `json:"iterations"`
+	Direct        bool               `json:"direct"`
+	Fsync         bool               `json:"fsync"`
+	Engine        settings.Engine    `json:"engine,omitempty"`
 }
 
 // Name is what a sweep is called in tables and charts: its label, else
@@ -170,7 +171,10 @@ func (s *Sweep) Figures() []Figure {
 // Phases lists the phase names of s in the order they ran: the setup's,
 // then any a point holds that the setup does not name.
 func (s *Sweep) Phases() []string {
-	names := append([]string(nil), s.Setup.Phases...)
+	var names []string
+	for _, p := range s.Setup.Phases {
+		names = append(names, p.String())
+	}
 	for _, f := range s.Figures() {
 		if !slices.Contains(names, f.Phase) {
 			names = append(names, f.Phase)

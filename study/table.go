@@ -55,7 +55,7 @@ func NewTable(w io.Writer, s *Sweep) *Table {
 		depths = "; iodepth " + FormatThreads(s.IODepths)
 	}
 	t.printf("%s: threads %s%s; phases %s\n%s; dir %s\n", title, FormatThreads(s.Threads), depths,
-		strings.Join(s.Setup.Phases, ","), s.Describe(), report.Clean(s.Setup.Dir))
+		s.Setup.Phases, s.Describe(), report.Clean(s.Setup.Dir))
 	t.printf("GB/s (10^9 B/s): bandwidth, the figure to quote (IOPS for random phases), first-done\n")
 	t.printf("and sum of thread rates (IOzone -x's \"Children see\")%s\n\n", iterationText(s.Setup.Iterations))
 	var groups, names strings.Builder

@@ -10,6 +10,7 @@ import (
 	"ioswarm/internal/golden"
 	"ioswarm/report"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 // studyShape is what a synthetic study sweeps. Its figures are set on
@@ -17,7 +18,7 @@ import (
 // reduced figures, and these reach the widest values a cluster gives.
 type studyShape struct {
 	label      string
-	phases     []string
+	phases     settings.PhaseList
 	threads    []int
 	depths     []int // nil: no depth sweep
 	iterations int
@@ -59,7 +60,7 @@ func syntheticJob(sh studyShape, n, depth int) *result.Job {
 		for it := 1; it <= sh.iterations; it++ {
 			wobble := 1 + 0.03*float64(it-2)
 			bw := sh.peakGBs * 1e9 * share * wobble
-			p := result.Phase{Name: name, Iteration: it, Bandwidth: bw, FirstDoneBandwidth: bw * 0.97,
+			p := result.Phase{Name: string(name), Iteration: it, Bandwidth: bw, FirstDoneBandwidth: bw * 0.97,
 				SumOfRates: bw * 1.02, IOPS: sh.peakIOPS * share * wobble}
 			if sh.mark != nil {
 				sh.mark(n, depth, &p)
@@ -72,14 +73,14 @@ func syntheticJob(sh studyShape, n, depth int) *result.Job {
 
 // The studies a storage engineer usually runs, at their widest.
 func usualStudies() map[string][2]*Sweep {
-	seq := []string{"write", "read", "randwrite", "randread"}
+	seq := settings.PhaseList{"write", "read", "randwrite", "randread"}
 	threads := []int{1, 2, 4, 8, 16, 32, 64, 128, 256, 512}
 	scaling := func(label string, peak float64) *Sweep {
 		return syntheticSweep(studyShape{label: label, phases: seq, threads: threads, iterations: 3,
 			peakGBs: peak, peakIOPS: 2_345_678})
 	}
 	depth := func(label string) *Sweep {
-		return syntheticSweep(studyShape{label: label, phases: []string{"randwrite", "randread"},
+		return syntheticSweep(studyShape{label: label, phases: settings.PhaseList{"randwrite", "randread"},
 			threads: []int{1, 4, 16, 64}, depths: []int{1, 4, 16, 64}, iterations: 3, peakGBs: 9, peakIOPS: 1_234_567})
 	}
 	marked := func(label string) *Sweep {

@@ -8,10 +8,11 @@ import (
 
 	"ioswarm/coordinator"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 func planOf(threads ...int) Plan {
-	return Plan{Base: coordinator.Workload{Phases: []string{"write", "read"}, Total: 1 << 30, Block: 1 << 20,
+	return Plan{Base: coordinator.Workload{Phases: settings.PhaseList{"write", "read"}, Total: 1 << 30, Block: 1 << 20,
 		RandBlock: 4096, Dir: "/x", Iterations: 1, Fsync: true, Version: "v1"}, Threads: threads}
 }
 

@@ -76,7 +76,7 @@ func Points(base coordinator.Workload, on coordinator.Launch, threads, depths []
 		for _, d := range depths {
 			o := base
 			o.Threads, o.IODepth = n, d
-			if err := o.Validate(on); err != nil {
+			if err := o.Settle(on); err != nil {
 				return nil, fmt.Errorf("sweep point of %s: %w", pointText(o, len(depths) > 1), err)
 			}
 			out = append(out, o)
