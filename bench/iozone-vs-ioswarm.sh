@@ -72,9 +72,11 @@ command -v python3 >/dev/null || die "python3 is needed for the medians"
 IOZONE=$(command -v iozone) || die "iozone is not installed: bash scripts/install-iozone.sh installs Debian's iozone3"
 
 make_work /var/tmp
-build_ioswarm "$WORK"
 CL=$WORK/cl
-ON_EXIT="bash '$CLUSTER_SH' down '$CL' >/dev/null 2>&1 || true"
+# The bed comes down before its directory (its pids and namespaces are
+# recorded there) is removed, on every way out.
+trap 'bash "$CLUSTER_SH" down "$CL" >/dev/null 2>&1 || true; rm -rf -- "$WORK"' EXIT
+build_ioswarm "$WORK"
 bash "$CLUSTER_SH" up "$CL" "$NODES" "$PREFIX" >&2 || die "cluster up failed"
 # shellcheck source=/dev/null
 source "$CL/env"
