@@ -67,6 +67,9 @@ fi
 CLUSTER_SH=$ROOT/test/cluster/cluster.sh
 
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number of at least 1, not '$ROUNDS'"
+if ((ROUNDS < 5)); then
+	echo "note: $ROUNDS round(s) check that the script runs; take ratios from 5 rounds or more" >&2
+fi
 [ "$(id -u)" = 0 ] || die "run as root: the bed is built from namespaces, and the caches are dropped"
 command -v python3 >/dev/null || die "python3 is needed for the medians"
 IOZONE=$(command -v iozone) || die "iozone is not installed: bash scripts/install-iozone.sh installs Debian's iozone3"
