@@ -192,6 +192,7 @@ func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunRe
 			IODepthKernelSpanNS: tr.KernelDepthSpanNS,
 		})
 		firstStopOnCoordinatorClock(&threads[len(threads)-1], m, tr)
+		cpuTimeOf(&threads[len(threads)-1], tr)
 	}
 	return m.FromRank(rep.ReleasedAt), threads
 }

@@ -17,6 +17,7 @@ type Child struct {
 	Xfer       float64 // kB (1024 bytes), or operations with -O
 	Throughput float64 // Xfer per second of the child's own time
 	Stopped    bool    // stonewalled: Xfer counts only what was done by the first child's end
+	CPU        CPUUse  // -+u: the child's wall and CPU time (childCPU)
 }
 
 // Report holds IOzone's lines for one phase, computed from ioswarm's
@@ -35,6 +36,7 @@ type Report struct {
 	Avg         float64 // ChildrenSee / Children
 	MinXfer     float64 // least Xfer of any child
 	Child       []Child // in thread order
+	CPU         CPUUse  // -+u: Σ the children's CPU time over the longest wall time (testCPU)
 
 	// ioswarm's own figures over the global window (latest end − earliest
 	// start): Bandwidth in bytes/s, IOPS in operations/s.
@@ -88,6 +90,7 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 		if live {
 			c = liveChild(&threads[i], opsPerSec)
 		}
+		c.CPU = childCPU(&threads[i])
 		r.Child = append(r.Child, c)
 		r.ChildrenSee += c.Throughput
 		xfers += c.Xfer
@@ -97,6 +100,7 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 		r.Min, r.Max, r.MinXfer = min(r.Min, c.Throughput), max(r.Max, c.Throughput), min(r.MinXfer, c.Xfer)
 	}
 	r.Avg = r.ChildrenSee / float64(len(threads))
+	r.CPU = testCPU(r.Child)
 	parentEnd := w.lastEnd
 	switch {
 	case live:

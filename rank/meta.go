@@ -285,6 +285,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	// not the data file (t<i>.dat) it never touches in these phases.
 	w.rec.File = w.mdDir.path
 	w.rec.StartNS = clock.Now()
+	w.cpu.begin(p.locked, w.rec.StartNS)
 	if p.gate != nil {
 		p.gate.pass(p.stop)
 	}

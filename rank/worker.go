@@ -41,6 +41,7 @@ type worker struct {
 	uring    *uringIO       // the phase's ring with --engine io_uring; nil for sync
 	interval workerInterval // the interval of a random phase it records into
 	seen     firstSeen      // where the phase's first-done stop found it
+	cpu      cpuMeter       // the thread's CPU time over the phase (IOzone's -+u)
 }
 
 // yieldEvery is how often a worker passes through the Go scheduler on its
@@ -153,6 +154,7 @@ func (w *worker) openFlags(p *phaseParams, base int) int {
 func (w *worker) run(p *phaseParams, buf []byte) error {
 	w.rec = wire.ThreadRecord{Thread: w.thread, File: w.path}
 	w.seen = firstSeen{}
+	w.cpu = cpuMeter{}
 	w.done.Store(0)
 	w.yieldAt = clock.Now() + yieldEvery
 	var err error
@@ -168,6 +170,7 @@ func (w *worker) run(p *phaseParams, buf []byte) error {
 	default:
 		err = fmt.Errorf("unknown phase %q", p.name)
 	}
+	w.cpu.end(&w.rec)
 	if err != nil && err != errStopped {
 		return fmt.Errorf("thread %d: %w", w.thread, err)
 	}
@@ -199,7 +202,7 @@ func (w *worker) closeFile(p *phaseParams, fd int, sync bool, loopErr error) err
 		if timed {
 			w.rec.FsyncNS = clock.Now() - t0
 		}
-		yield(w.unlockable(p))
+		w.yieldMetered(p)
 	}
 	if err != nil {
 		rawClose(fd)
@@ -239,7 +242,7 @@ func (w *worker) account(p *phaseParams, t0, t1, ops, bytes int64, more bool) bo
 	if t1 >= w.yieldAt {
 		// A worker with a ring yields without letting its thread go:
 		// the ring takes submissions from that thread alone.
-		yield(w.unlockable(p))
+		w.yieldMetered(p)
 		w.yieldAt = t1 + yieldEvery
 	}
 	if more && p.stonewall != 0 && t1 >= p.stonewall {

@@ -386,6 +386,13 @@ type Thread struct {
 	StonewallEndNS int64 `json:"stonewall_end_ns,omitempty"`
 	RaisedStopNS   int64 `json:"raised_stop_ns,omitempty"`
 	UntimedEndNS   int64 `json:"untimed_end_ns,omitempty"`
+	// The CPU time, user + system, of the thread's own OS thread from its
+	// start to the end of its work on the file (a stopped writer's
+	// untimed rest included), and the wall time of that span: IOzone's
+	// -+u figures per child (docs/iozone.md). Absent when not measured
+	// (files of older ioswarm).
+	CPUNS     int64 `json:"cpu_ns,omitempty"`
+	CPUWallNS int64 `json:"cpu_wall_ns,omitempty"`
 }
 
 // Stat summarises one figure over the iterations of a phase.

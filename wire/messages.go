@@ -208,6 +208,12 @@ type ThreadRecord struct {
 	StonewallEndNS int64 `json:"stonewall_end_ns,omitempty"`
 	RaisedStopNS   int64 `json:"raised_stop_ns,omitempty"`
 	UntimedEndNS   int64 `json:"untimed_end_ns,omitempty"`
+	// The CPU time (user + system) of the thread's own OS thread from its
+	// start to the end of its work on the file (a stopped writer's
+	// untimed rest included), and that span's wall time: IOzone's -+u
+	// (rank/cputime.go). Both 0 when not measured.
+	CPUNS     int64 `json:"cpu_ns,omitempty"`
+	CPUWallNS int64 `json:"cpu_wall_ns,omitempty"`
 }
 
 // RunReply carries the phase's records and the rank's merged latency histogram.
