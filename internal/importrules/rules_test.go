@@ -38,6 +38,7 @@ var allowed = map[string][]string{
 	"selfbin":        {},
 	"study":          {"figures", "internal/usage", "report", "result", "units", "wire"},
 	"sweep":          {"coordinator", "internal/usage", "result", "study", "units"},
+	"studyplan":      {},
 	"units":          {},
 	"uring":          {},
 	"wire":           {"clientcache", "nodefacts", "result"},
