@@ -46,6 +46,9 @@ type Sweep struct {
 	// first point); with each point's outside_phases_ns it is the time
 	// the sweep spent outside its timed phases.
 	LaunchNS int64 `json:"launch_ns,omitempty"`
+	// Section names the part of a study this sweep is (seq, random,
+	// shared, metadata); empty for a sweep of its own.
+	Section string `json:"section,omitempty"`
 
 	// Source is the file the sweep was loaded from ("" when run here);
 	// it names an unlabelled sweep in tables and charts.
