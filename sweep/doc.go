@@ -12,4 +12,8 @@
 // save it (Plan.Checkpoint), a later run continues a saved one (Resume,
 // Plan.Kept), and a deadline (Plan.Deadline) keeps it from starting a
 // point it cannot finish.
+//
+// A study (RunStudy) is several sweeps, its sections, run in order on
+// one launch: every point of every section is checked before the first
+// runs, and the whole study is checkpointed after every point.
 package sweep

@@ -40,6 +40,26 @@ type Plan struct {
 	// so the study on disk loses at most the point in flight; an error
 	// stops the sweep.
 	Checkpoint func(sw *study.Sweep) error
+	// Session, when set, is the ranks the points run on, started and
+	// closed by the caller (a study's sections share one launch), which
+	// has also checked every point's resource plan: Run then neither
+	// starts the ranks, nor checks the plan, nor closes them.
+	Session *coordinator.Session
+	// NextEstimate, when set, estimates a point before any of this
+	// sweep's own has run (a study's later section, from what earlier
+	// sections measured), for the deadline.
+	NextEstimate func(o coordinator.Workload) time.Duration
+	// Section names the part of a study this sweep is ("" for none).
+	Section string
+}
+
+// nextEstimate is how long point o may take: by this sweep's points so
+// far, else by NextEstimate.
+func (p Plan) nextEstimate(points []*result.Job, o coordinator.Workload) time.Duration {
+	if est := estimate(points); est > 0 || p.NextEstimate == nil {
+		return est
+	}
+	return p.NextEstimate(o)
 }
 
 // Points returns the validated options of every point, in order. Each is
@@ -85,7 +105,7 @@ func (p Plan) NewSweep() *study.Sweep {
 	if b.FileSize != 0 {
 		setup.Sizing, setup.Total, setup.FileSize = study.SizingFileSize, 0, b.FileSize
 	}
-	sw := &study.Sweep{Version: b.Version, Kind: study.Kind, Label: b.Label,
+	sw := &study.Sweep{Version: b.Version, Kind: study.Kind, Label: b.Label, Section: p.Section,
 		Threads: append([]int(nil), p.Threads...), Setup: setup}
 	if len(p.Depths) > 1 {
 		sw.IODepths = append([]int(nil), p.Depths...)
@@ -116,9 +136,12 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 		sw.Complete = true
 		return sw, nil
 	}
-	if err := checkBudget(p.Deadline, time.Now(), estimate(p.Kept), pointText(points[0], len(p.Depths) > 1)); err != nil {
+	if err := checkBudget(p.Deadline, time.Now(), p.nextEstimate(p.Kept, points[0]), pointText(points[0], len(p.Depths) > 1)); err != nil {
 		sw.Error = err.Error()
 		return sw, err
+	}
+	if p.Session != nil {
+		return sw, finish(sw, runPoints(ctx, p.Session, p, points, sw))
 	}
 	launch := p.Launch
 	for _, o := range points {
@@ -138,11 +161,16 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 	sw.LaunchNS = int64(time.Since(begin))
 	runErr := runPoints(ctx, sess, p, points, sw)
 	sess.Close(runErr)
+	return sw, finish(sw, runErr)
+}
+
+// finish marks the sweep complete, or records why it is not.
+func finish(sw *study.Sweep, runErr error) error {
 	sw.Complete = runErr == nil
 	if runErr != nil {
 		sw.Error = runErr.Error()
 	}
-	return sw, runErr
+	return runErr
 }
 
 // runPoints runs each point on the session and collects its result.
@@ -151,7 +179,7 @@ func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("sweep stopped before the point of %s: %w", pointText(o, len(p.Depths) > 1), err)
 		}
-		if err := checkBudget(p.Deadline, time.Now(), estimate(sw.Points), pointText(o, len(p.Depths) > 1)); err != nil {
+		if err := checkBudget(p.Deadline, time.Now(), p.nextEstimate(sw.Points, o), pointText(o, len(p.Depths) > 1)); err != nil {
 			return err
 		}
 		if p.Before != nil {
