@@ -70,12 +70,29 @@ func (s *Study) Measured() []*Sweep {
 	return out
 }
 
+// SharedSection is the section of N-1 runs (one file for all threads).
+const SharedSection = "shared"
+
 // Flatten is every section's points as one sweep, in section order: what
 // an acceptance test judges (write@64 finds the sequential section's
-// point, randread@256 the random one's).
+// point, randread@256 the random one's). The N-1 section's points are
+// left out when another section runs the same phases: the figures a
+// vendor promises are N-N, and a phase at a thread count must name one
+// point.
 func (s *Study) Flatten() *Sweep {
 	f := &Sweep{Version: s.Version, Kind: Kind, Label: s.Label, Complete: s.Complete, Error: s.Error, Source: s.Source}
+	nn := map[string]bool{}
 	for _, sec := range s.Sections {
+		if sec.Section != SharedSection {
+			for _, ph := range sec.Setup.Phases {
+				nn[ph] = true
+			}
+		}
+	}
+	for _, sec := range s.Sections {
+		if sec.Section == SharedSection && slices.ContainsFunc(sec.Setup.Phases, func(ph string) bool { return nn[ph] }) {
+			continue
+		}
 		if f.Setup.Phases == nil {
 			f.Setup = sec.Setup
 			f.Setup.Phases = nil

@@ -40,6 +40,14 @@ func TestStudyFileRoundTrip(t *testing.T) {
 	if f := got.Flatten(); len(f.Points) != 2 || f.Kind != Kind {
 		t.Errorf("flat: %d points", len(f.Points))
 	}
+	// An N-1 section running the sequential section's phases is not in
+	// the flat view: write@2 must name the N-N point.
+	shared := fixtureSweep(t, "sys", []int{2}, nil)
+	shared.Section = SharedSection
+	got.Sections = append(got.Sections, shared)
+	if f := got.Flatten(); len(f.Points) != 2 {
+		t.Errorf("flat with an N-1 section: %d points, want the 2 N-N ones", len(f.Points))
+	}
 	// A sweep's loader says what a study file is instead of failing on
 	// an unknown kind; a sweep is not a study.
 	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "a study's file") {
