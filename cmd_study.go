@@ -143,7 +143,7 @@ func runStudy(ctx context.Context, o studyOptions) error {
 	if !deadline.IsZero() {
 		sp.Deadline = deadline
 		fmt.Fprintf(o.stderr, "time budget: %s left (%s); a point that would not end by then is not started\n",
-			units.FormatDuration(int64(deadline.Sub(time.Now()))), from)
+			units.FormatDuration(int64(time.Until(deadline))), from)
 	}
 	pr := newStudyPrinter(o.stdout, o.stderr, &sp, spec.rep.progress)
 	sp.Checkpoint = func(st *study.Study) error {

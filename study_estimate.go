@@ -31,10 +31,7 @@ func estimateStudy(secs []sweep.Section, done [][]*result.Job) studyLeft {
 	var left studyLeft
 	rate := seqRate(done)
 	for i, sec := range secs {
-		all, err := sweep.Points(sec.Plan.Base, sec.Plan.Launch, sec.Plan.Threads, sec.Plan.Depths)
-		if err != nil {
-			continue
-		}
+		all := pointsOf(sec.Plan)
 		longest := longestPoint(done[i])
 		for _, o := range all {
 			left.Points++
@@ -55,6 +52,27 @@ func estimateStudy(secs []sweep.Section, done [][]*result.Job) studyLeft {
 		}
 	}
 	return left
+}
+
+// pointsOf are a section's points as the estimate needs them: threads,
+// depth and the bytes each phase moves (validated elsewhere).
+func pointsOf(p sweep.Plan) []coordinator.Workload {
+	depths := p.Depths
+	if len(depths) == 0 {
+		depths = []int{p.Base.IODepth}
+	}
+	var out []coordinator.Workload
+	for _, n := range p.Threads {
+		for _, d := range depths {
+			o := p.Base
+			o.Threads, o.IODepth = n, d
+			if o.FileSize > 0 && o.Total == 0 {
+				o.Total = o.FileSize * int64(n)
+			}
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // pointEstimate is a point's duration from its sizes: its random phases'
