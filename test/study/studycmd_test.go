@@ -222,3 +222,33 @@ func TestStudyResumesAfterKill(t *testing.T) {
 		}
 	}
 }
+
+// A time budget shorter than a point stops the study before the next
+// point (exit 4, the file saved with the point done); the same command
+// without the budget finishes it, keeping that point.
+func TestStudyTimeBudgetThenRerun(t *testing.T) {
+	dir, data := t.TempDir(), t.TempDir()
+	plan := writePlan(t, dir, data, "1,2", "4MiB")
+	out := filepath.Join(dir, "mini.json")
+	args := []string{"study", "--plan", plan, "--local-ranks", "1", "--progress", "off"}
+	// 1 ns: the first point runs (nothing to estimate it by), the
+	// second cannot fit what is left.
+	_, stderr, code := run(t, append(args, "--time-budget", "1ns")...)
+	if code != 4 || !strings.Contains(stderr, "resume") {
+		t.Fatalf("budget: exit %d, %q", code, stderr)
+	}
+	s, done, err := readWhole(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Complete || count(done) != 1 || !strings.Contains(s.Error, "time budget") {
+		t.Fatalf("after the budget: complete %v, points %v, error %q", s.Complete, done, s.Error)
+	}
+	first := done["seq"][1]
+	if _, stderr, code = run(t, args...); code != 0 {
+		t.Fatalf("rerun: exit %d: %s", code, stderr)
+	}
+	if s, done, err = readWhole(out); err != nil || !s.Complete || count(done) != 4 || done["seq"][1] != first {
+		t.Errorf("after the rerun: complete %v, points %v (first point was %s), %v", s.Complete, done, first, err)
+	}
+}
