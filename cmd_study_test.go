@@ -130,3 +130,39 @@ func sectionsOf(ws ...coordinator.Workload) []sweep.Section {
 	}
 	return out
 }
+
+// The plan docs/study.md shows is a valid plan: it parses, its keys are
+// known, and every point of every section validates.
+func TestDocumentedPlan(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("docs", "study.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```ini\n")
+	text, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("docs/study.md has no ```ini block")
+	}
+	p, err := studyplan.Parse(strings.NewReader(text), "docs/study.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Check(planKeyCheck); err != nil {
+		t.Fatal(err)
+	}
+	p.Shared.Set("dir", t.TempDir()) // the example's is on the cluster
+	var names []string
+	for _, s := range p.Sections {
+		sec, err := sectionPlan(p, s, coordinator.Launch{LocalRanks: 16, HeartbeatTimeout: 5 * time.Second}, "cmd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sweep.Points(sec.Plan.Base, sec.Plan.Launch, sec.Plan.Threads, sec.Plan.Depths); err != nil {
+			t.Errorf("[%s]: %v", s.Name, err)
+		}
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, ",") != "seq,random,shared,metadata" {
+		t.Errorf("sections %v", names)
+	}
+}
