@@ -146,6 +146,10 @@ func runStudy(ctx context.Context, o studyOptions) error {
 			units.FormatDuration(int64(time.Until(deadline))), from)
 	}
 	pr := newStudyPrinter(o.stdout, o.stderr, &sp, spec.rep.progress)
+	sp.Settled = func(section string, total int64) {
+		fmt.Fprintf(o.stderr, "[%s] --total auto: %s (twice what the nodes' and servers' caches hold, in whole records at every thread count), fixed for every point; %s\n",
+			section, units.FormatSize(total), pr.left().text())
+	}
 	sp.Checkpoint = func(st *study.Study) error {
 		return writeFileAtomic("output", out, func(w io.Writer) error { return study.WriteStudyJSON(w, st) })
 	}
