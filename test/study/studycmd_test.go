@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"ioswarm/test/harness"
+	"ioswarm/units"
 )
 
 // savedWhole is the part of a study's file these tests read.
@@ -250,5 +251,35 @@ func TestStudyTimeBudgetThenRerun(t *testing.T) {
 	}
 	if s, done, err = readWhole(out); err != nil || !s.Complete || count(done) != 4 || done["seq"][1] != first {
 		t.Errorf("after the rerun: complete %v, points %v (first point was %s), %v", s.Complete, done, first, err)
+	}
+}
+
+// --total auto is settled once on the nodes for the whole section, in
+// whole records at each of its thread counts, and every point of every
+// section is held against the nodes' memory before any runs: a node too
+// small (faked) stops the study naming the section's point, no file
+// written. (A real auto total is twice this machine's memory: too big
+// to write in a test.)
+func TestStudyChecksEveryPointFirst(t *testing.T) {
+	dir, data := t.TempDir(), t.TempDir()
+	out := filepath.Join(dir, "auto.json")
+	cmd := exec.Command(bin.Path(t), "study", "--seq", "1,2,4", "--seq-total", "auto", "--random", "1,2",
+		"--random-total", "8MiB", "--block", "1MiB", "--dir", data, "--output", out, "--progress", "off", "--local-ranks", "2")
+	cmd.Env = append(os.Environ(), "IOSWARM_TEST_MEM_AVAILABLE=1")
+	o := harness.RunCmd(t, cmd, 3*time.Minute)
+	if o.Code != 2 || !strings.Contains(o.Stderr, "[seq] sweep point of 1 thread") || !strings.Contains(o.Stderr, "memory") {
+		t.Fatalf("exit %d: %s", o.Code, o.Stderr)
+	}
+	_, line, found := strings.Cut(o.Stderr, "[seq] --total auto: ")
+	word, _, _ := strings.Cut(line, " ")
+	total, err := units.ParseSize(word)
+	if !found || err != nil || total <= 0 {
+		t.Fatalf("no settled total in %q: %v", o.Stderr, err)
+	}
+	if total%(4<<20) != 0 {
+		t.Errorf("--total auto %d is not whole 1 MiB records at 4 threads", total)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a study stopped before its first point wrote its file")
 	}
 }
