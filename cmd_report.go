@@ -118,7 +118,9 @@ func reportStudies(files [][]*study.Sweep) ([]*study.Sweep, [][2]int, *study.Swe
 	}
 	judged := files[0][0]
 	if isStudyFile(files[0]) {
-		judged = (&study.Study{Label: files[0][0].Label, Sections: files[0]}).Flatten()
+		first := files[0][0]
+		name := strings.TrimSuffix(first.Label, " "+first.Section) // the study's name, not its first section's
+		judged = (&study.Study{Label: name, Sections: files[0]}).Flatten()
 	}
 	if !anyStudy {
 		return ss, nil, judged

@@ -131,10 +131,10 @@ func runStudy(ctx context.Context, o studyOptions) error {
 	if err != nil {
 		return err
 	}
-	if !resumed {
-		if err := checkOutputs(o.stderr, outputPath{"output", out, true}); err != nil {
-			return err
-		}
+	// A resumed study's file is rewritten, not replaced: no note, but it
+	// must still be writable before any rank starts.
+	if err := checkOutputs(o.stderr, outputPath{"output", out, !resumed}); err != nil {
+		return err
 	}
 	deadline, from, err := sweepDeadline(ctx, o.TimeBudget, time.Now())
 	if err != nil {

@@ -37,7 +37,7 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 	}
 	m.printf(".\n")
 	if len(d.Verdicts) > 0 {
-		m.printf("\n## Acceptance\n\n%s judged against `%s`.\n\n", md(d.Studies[0].Name), d.Expected)
+		m.printf("\n## Acceptance\n\n%s judged against `%s`.\n\n", md(d.Judged), d.Expected)
 		var rows [][]string
 		for _, v := range d.Verdicts {
 			rows = append(rows, []string{v.Text, v.MeasuredText(), v.VerdictText()})

@@ -45,6 +45,7 @@ type Document struct {
 	// acceptance test gave (none without).
 	Verdicts []acceptance.Verdict
 	Expected string // the expectations as given
+	Judged   string // the name of what was judged: the first study, or a study's sections
 }
 
 // Study is one study's configuration, nodes, command lines and warnings.
@@ -172,8 +173,9 @@ func Build(ss []*study.Sweep, o Options) (*Document, error) {
 	}
 	if len(o.Expect) > 0 {
 		judged := ss[0]
+		d.Judged = names[0]
 		if o.Judged != nil {
-			judged = o.Judged
+			judged, d.Judged = o.Judged, o.Judged.Name()
 		}
 		d.Verdicts = acceptance.Judge(judged, o.Expect)
 		var texts []string

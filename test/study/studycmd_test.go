@@ -123,14 +123,15 @@ func TestStudyTwoSections(t *testing.T) {
 	}
 
 	page := filepath.Join(dir, "mini.html")
-	if _, stderr, code := run(t, "report", out, "-o", page); code != 0 {
-		t.Fatalf("report: exit %d: %s", code, stderr)
+	stdout, stderr, code = run(t, "report", out, "-o", page, "--expect", "write>=1MB/s@2,randread>=1IOPS@2")
+	if code != 0 || !strings.Contains(stdout, "expectations: 2 passed, 0 failed") {
+		t.Fatalf("report: exit %d: %s\n%s", code, stdout, stderr)
 	}
 	html, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Sequential N-to-N", "Random I/O", "mini seq", "mini random"} {
+	for _, want := range []string{"Sequential N-to-N", "Random I/O", "mini seq", "mini random", "mini judged against"} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("the report lacks %q", want)
 		}
