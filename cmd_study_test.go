@@ -166,3 +166,22 @@ func TestDocumentedPlan(t *testing.T) {
 		t.Errorf("sections %v", names)
 	}
 }
+
+// A metadata section writes no data file: its aggregate is 0 unless the
+// plan gives one, and its tables say so.
+func TestMetadataSectionHasNoAggregate(t *testing.T) {
+	p, err := studyplan.Parse(strings.NewReader("[metadata]\nthreads = 1,2\nfiles-per-thread = 10\n"), "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, err := sectionPlan(p, p.Sections[0], coordinator.Launch{LocalRanks: 1}, "cmd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := sec.Plan.Base; b.Total != 0 || b.FilesPerThread != 10 || b.Phases[0] != "mdcreate" {
+		t.Errorf("metadata section: total %d, files %d, phases %v", b.Total, b.FilesPerThread, b.Phases)
+	}
+	if got := sec.Plan.NewSweep().SizeText(); got != "no data files" {
+		t.Errorf("size text %q", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"ioswarm/study"
 	"ioswarm/studyplan"
 	"ioswarm/sweep"
+	"ioswarm/wire"
 )
 
 // sectionDefaults are what each kind of section runs unless its plan
@@ -131,6 +132,11 @@ func sectionPlan(p *studyplan.Plan, s studyplan.Section, launch coordinator.Laun
 		return sweep.Section{}, fmt.Errorf("[%s] %w", s.Name, err)
 	}
 	w.Label, w.CommandLine = label, commandLine
+	if metadataOnly(w.Phases) && !g["total"] && !g["file-size"] {
+		// Metadata phases write no data file: the default aggregate
+		// would only mislabel the section.
+		w.Total = 0
+	}
 	plan := sweep.Plan{Base: w, Launch: launch, Threads: threads, Section: s.Name}
 	if len(depths) > 1 {
 		plan.Depths = depths
@@ -179,4 +185,14 @@ func (s *sectionFlags) sections(p *studyplan.Plan) {
 func (s *sectionFlags) any() bool {
 	return s.Seq != "" || s.Random != "" || s.Shared != "" || s.Metadata != "" ||
 		s.SeqTotal != "" || s.RandomTotal != "" || s.SharedTotal != ""
+}
+
+// metadataOnly says whether every phase is a metadata phase.
+func metadataOnly(phases []string) bool {
+	for _, p := range phases {
+		if !wire.Phase(p).IsMeta() {
+			return false
+		}
+	}
+	return len(phases) > 0
 }
