@@ -36,8 +36,22 @@ type studyOptions struct {
 func (o *studyOptions) flags() []cli.Flag {
 	return concat([]cli.Flag{
 		&cli.StringFlag{Name: "plan", Destination: &o.PlanFile, Category: catIO, Usage: "the study's plan `FILE`: [study] settings, then [seq], [random], [shared], [metadata] sections of key = value (keys: run's flags without --); see the README"},
-	}, o.sectionFlags.flags(), ioFlags(&o.ioOptions, true), studyReportFlags(&o.reportOptions),
+	}, o.sectionFlags.flags(), studyIOFlags(&o.ioOptions), studyReportFlags(&o.reportOptions),
 		launchFlags(&o.launchOptions), []cli.Flag{expectFlag(&o.Expect)}, durabilityFlags(&o.durability))
+}
+
+// studyIOFlags are the workload flags that apply to every section: not
+// phases and layout, which each section has its own of, nor reuse.
+func studyIOFlags(o *ioOptions) []cli.Flag {
+	var out []cli.Flag
+	for _, f := range ioFlags(o, true) {
+		switch f.Names()[0] {
+		case "phases", "layout", "reuse":
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // studyReportFlags are the output flags a study takes: it prints a table
