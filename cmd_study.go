@@ -192,6 +192,17 @@ func studyPlanOf(o studyOptions) (*studyplan.Plan, error) {
 	case o.sectionFlags.any():
 		plan = &studyplan.Plan{Shared: studyplan.Section{Name: studyplan.Study}}
 		o.sectionFlags.sections(plan)
+	case o.Resume != "":
+		// The saved study holds its plan: --resume FILE alone continues it.
+		saved, err := study.LoadStudy(o.Resume)
+		if err != nil {
+			return nil, usage.Wrap(fmt.Errorf("--resume: %w", err))
+		}
+		p, err := studyplan.Parse(strings.NewReader(saved.Plan), o.Resume+" (its plan)")
+		if err != nil {
+			return nil, usage.Wrap(fmt.Errorf("--resume: %w", err))
+		}
+		plan = p
 	default:
 		return nil, usage.Errorf("study: nothing to run: give --plan FILE, or sections such as --seq 1..64 --random 1..64")
 	}

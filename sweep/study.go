@@ -153,6 +153,12 @@ func runSections(ctx context.Context, sess *coordinator.Session, sp *StudyPlan) 
 		if err != nil {
 			return fmt.Errorf("[%s] %w", sp.Sections[i].Name, err)
 		}
+		// The section's file now says it is complete.
+		if sp.Checkpoint != nil {
+			if err := sp.Checkpoint(sp.Study); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
