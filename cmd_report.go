@@ -69,6 +69,10 @@ func runReport(o reportCmdOptions) error {
 		return err
 	}
 	ss, pairs, judged := reportStudies(files)
+	title := o.Title
+	if title == "" && pairs != nil {
+		title = "Storage characterisation: " + strings.Join(fileNames(files), " vs ")
+	}
 	out := o.Output
 	if out == "" {
 		out = strings.TrimSuffix(o.args[0], filepath.Ext(o.args[0])) + ext
@@ -76,7 +80,7 @@ func runReport(o reportCmdOptions) error {
 	if dir := filepath.Dir(out); !isDir(dir) {
 		return usage.Errorf("report: --output %q: the directory %q does not exist", report.Clean(out), report.Clean(dir))
 	}
-	doc, err := htmlreport.Build(ss, htmlreport.Options{Title: o.Title, Expect: expect, Generated: time.Now(), Version: fullVersion(),
+	doc, err := htmlreport.Build(ss, htmlreport.Options{Title: title, Expect: expect, Generated: time.Now(), Version: fullVersion(),
 		Pairs: pairs, Judged: judged})
 	if err != nil {
 		return usage.Wrap(err)
@@ -102,6 +106,16 @@ func runReport(o reportCmdOptions) error {
 	return judge(o.stdout, judged, expect)
 }
 
+// fileNames names each file by its study (or sweep), not its sections.
+func fileNames(files [][]*study.Sweep) []string {
+	var out []string
+	for _, secs := range files {
+		s := secs[0]
+		out = append(out, strings.TrimSuffix(s.Name(), " "+s.Section))
+	}
+	return out
+}
+
 // reportStudies lays the files out for the report: every section of
 // every file as a study of its own, the pairs to compare (a study's
 // sections with the same sections of each other file; nil without a
@@ -118,9 +132,7 @@ func reportStudies(files [][]*study.Sweep) ([]*study.Sweep, [][2]int, *study.Swe
 	}
 	judged := files[0][0]
 	if isStudyFile(files[0]) {
-		first := files[0][0]
-		name := strings.TrimSuffix(first.Label, " "+first.Section) // the study's name, not its first section's
-		judged = (&study.Study{Label: name, Sections: files[0]}).Flatten()
+		judged = (&study.Study{Label: fileNames(files)[0], Sections: files[0]}).Flatten()
 	}
 	if !anyStudy {
 		return ss, nil, judged

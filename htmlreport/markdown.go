@@ -17,7 +17,7 @@ func (d *Document) WriteChartFiles(ss []*study.Sweep, base string) ([]string, er
 	var out []string
 	for i, sec := range d.Sections {
 		lb := chart.Labels{Title: fmt.Sprintf("Figure %d: %s", i+1, sec.Name), Phases: sec.Phases}
-		_, png, err := chart.Write(fmt.Sprintf("%s-fig%d", base, i+1), ss, chartSize, lb)
+		_, png, err := chart.Write(fmt.Sprintf("%s-fig%d", base, i+1), drawn(ss, sec.Phases), chartSize, lb)
 		if err != nil {
 			return nil, fmt.Errorf("report: chart of %s: %w", sec.Name, err)
 		}
