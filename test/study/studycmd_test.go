@@ -284,3 +284,26 @@ func TestStudyChecksEveryPointFirst(t *testing.T) {
 		t.Error("a study stopped before its first point wrote its file")
 	}
 }
+
+// A study's report in a real browser: both sections' charts drawn (the
+// sequential write and read lines, the random read line), nothing
+// fetched, no console error.
+func TestStudyReportInBrowser(t *testing.T) {
+	exe := chromium(t)
+	dir, data := t.TempDir(), t.TempDir()
+	plan := writePlan(t, dir, data, "1,2", "4MiB")
+	if _, stderr, code := run(t, "study", "--plan", plan, "--local-ranks", "1", "--progress", "off"); code != 0 {
+		t.Fatalf("study: exit %d: %s", code, stderr)
+	}
+	page := filepath.Join(dir, "mini.html")
+	if _, stderr, code := run(t, "report", filepath.Join(dir, "mini.json"), "-o", page); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	shot := filepath.Join(dir, "shot.png")
+	netlog, stderr := browse(t, exe, page, "--window-size=1200,5200", "--screenshot="+shot)
+	if strings.Contains(stderr, "CONSOLE") || strings.Contains(stderr, "Uncaught") {
+		t.Errorf("the browser said:\n%s", stderr)
+	}
+	checkNoNetwork(t, netlog)
+	checkChartsOnScreen(t, shot)
+}
