@@ -169,7 +169,7 @@ func runStudy(ctx context.Context, o studyOptions) error {
 	}
 	fmt.Fprintf(o.stderr, "study: %d section(s) (%s) into %s; %s\n", len(sp.Sections), sectionNames(sp.Sections), out, pr.left().text())
 	runErr := sweep.RunStudy(ctx, sp)
-	pr.footers(sp.Study)
+	pr.footers()
 	if runErr != nil {
 		return runErr
 	}

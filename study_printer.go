@@ -94,7 +94,7 @@ func (pr *studyPrinter) footer() {
 }
 
 // footers closes the last section once the study has stopped.
-func (pr *studyPrinter) footers(*study.Study) {
+func (pr *studyPrinter) footers() {
 	pr.footer()
 	pr.current = -1
 }
