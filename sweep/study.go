@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"ioswarm/coordinator"
+	"ioswarm/result"
 	"ioswarm/study"
 )
 
@@ -47,7 +48,8 @@ func RunStudy(ctx context.Context, sp StudyPlan) error {
 		sec := &sp.Sections[i]
 		sec.Plan.Section, sec.Plan.Deadline = sec.Name, sp.Deadline
 		st.Sections[i] = sec.Plan.NewSweep()
-		st.Sections[i].Points = append(st.Sections[i].Points, sec.Plan.Kept...)
+		// A section not reached yet holds [] (not null) in the file.
+		st.Sections[i].Points = append([]*result.Job{}, sec.Plan.Kept...)
 		left, err := missing(sec.Plan)
 		if err != nil {
 			return fmt.Errorf("[%s] %w", sec.Name, err)
@@ -114,7 +116,7 @@ func prepareSections(ctx context.Context, sess *coordinator.Session, sp *StudyPl
 			sec.Plan.Base.Total, sec.Plan.Base.TotalAuto, sec.Plan.Base.FileSize = total, false, 0
 			sec.SettleTotal = false
 			sp.Study.Sections[i] = sec.Plan.NewSweep()
-			sp.Study.Sections[i].Points = append(sp.Study.Sections[i].Points, sec.Plan.Kept...)
+			sp.Study.Sections[i].Points = append([]*result.Job{}, sec.Plan.Kept...)
 			if sp.Settled != nil {
 				sp.Settled(sec.Name, total)
 			}
