@@ -117,22 +117,8 @@ func runStudy(ctx context.Context, o studyOptions) error {
 	}
 	sp := sweep.StudyPlan{Launch: spec.launch,
 		Study: &study.Study{Version: fullVersion(), Kind: study.StudyKind, Plan: plan.Canonical(), CommandLine: o.commandLine}}
-	for _, s := range plan.Sections {
-		sec, err := sectionPlan(plan, s, spec.launch, o.commandLine)
-		if err != nil {
-			return err
-		}
-		if spec.rep.progress != nil {
-			sec.Plan.Base.Progress = spec.rep.progress
-		}
-		if sec.Plan.Base.Label == "" {
-			sec.Plan.Base.Label = o.Label
-		}
-		if _, err := sweep.Points(sec.Plan.Base, sec.Plan.Launch, sec.Plan.Threads, sec.Plan.Depths); err != nil {
-			return fmt.Errorf("[%s] %w", s.Name, err)
-		}
-		sp.Study.Label = sec.Plan.Base.Label
-		sp.Sections = append(sp.Sections, sec)
+	if sp.Sections, sp.Study.Label, err = studySections(o, plan, spec); err != nil {
+		return err
 	}
 	if err := checkStudyExpect(expect, sp.Sections); err != nil {
 		return err
@@ -150,14 +136,8 @@ func runStudy(ctx context.Context, o studyOptions) error {
 	if err := checkOutputs(o.stderr, outputPath{"output", out, !resumed}); err != nil {
 		return err
 	}
-	deadline, from, err := sweepDeadline(ctx, o.TimeBudget, time.Now())
-	if err != nil {
+	if sp.Deadline, err = studyDeadline(ctx, o); err != nil {
 		return err
-	}
-	if !deadline.IsZero() {
-		sp.Deadline = deadline
-		fmt.Fprintf(o.stderr, "time budget: %s left (%s); a point that would not end by then is not started\n",
-			units.FormatDuration(int64(time.Until(deadline))), from)
 	}
 	pr := newStudyPrinter(o.stdout, o.stderr, &sp, spec.rep.progress)
 	sp.Settled = func(section string, total int64) {
@@ -174,6 +154,43 @@ func runStudy(ctx context.Context, o studyOptions) error {
 		return runErr
 	}
 	return judge(o.stdout, sp.Study.Flatten(), expect)
+}
+
+// studySections are the plan's sections as sweeps on the study's launch,
+// every point validated, and the study's label.
+func studySections(o studyOptions, plan *studyplan.Plan, spec jobSpec) ([]sweep.Section, string, error) {
+	var out []sweep.Section
+	label := ""
+	for _, s := range plan.Sections {
+		sec, err := sectionPlan(plan, s, spec.launch, o.commandLine)
+		if err != nil {
+			return nil, "", err
+		}
+		if spec.rep.progress != nil {
+			sec.Plan.Base.Progress = spec.rep.progress
+		}
+		if sec.Plan.Base.Label == "" {
+			sec.Plan.Base.Label = o.Label
+		}
+		if _, err := sweep.Points(sec.Plan.Base, sec.Plan.Launch, sec.Plan.Threads, sec.Plan.Depths); err != nil {
+			return nil, "", fmt.Errorf("[%s] %w", s.Name, err)
+		}
+		label = sec.Plan.Base.Label
+		out = append(out, sec)
+	}
+	return out, label, nil
+}
+
+// studyDeadline is when the study must be done (zero: never), said on
+// stderr.
+func studyDeadline(ctx context.Context, o studyOptions) (time.Time, error) {
+	deadline, from, err := sweepDeadline(ctx, o.TimeBudget, time.Now())
+	if err != nil || deadline.IsZero() {
+		return deadline, err
+	}
+	fmt.Fprintf(o.stderr, "time budget: %s left (%s); a point that would not end by then is not started\n",
+		units.FormatDuration(int64(time.Until(deadline))), from)
+	return deadline, nil
 }
 
 // studyPlanOf is the plan of the flags: --plan's file or the section
