@@ -16,6 +16,8 @@ type compareOptions struct {
 	chartOptions
 	invocation
 	NoChart bool
+	// FullTable is --details: today's wide table, not the compact one.
+	FullTable bool
 }
 
 func compareCommand() *cli.Command {
@@ -28,7 +30,8 @@ func compareCommand() *cli.Command {
 			"(+24.0% means B delivered 1.24 × A). Systems are named by their --label, else by file name.\n" +
 			"The chart goes next to A as A-vs-B.svg and .png, or where --chart says.",
 		Flags: append(chartFlags(&o.chartOptions),
-			&cli.BoolFlag{Name: "no-chart", Destination: &o.NoChart, Category: catOutput, Usage: "print the table only"}),
+			&cli.BoolFlag{Name: "no-chart", Destination: &o.NoChart, Category: catOutput, Usage: "print the table only"},
+			tableDetailsFlag(&o.FullTable)),
 	}, compareExamples, func(c *cli.Context) error {
 		o.invocation = invocationFrom(c)
 		return runCompare(o)
@@ -55,7 +58,11 @@ func runCompare(o compareOptions) error {
 		return compareSections(o, files[0], files[1], spec)
 	}
 	ss := []*study.Sweep{files[0][0], files[1][0]}
-	if err := study.WriteCompare(o.stdout, ss[0], ss[1]); err != nil {
+	write := study.WriteCompactCompare
+	if o.FullTable {
+		write = study.WriteCompare
+	}
+	if err := write(o.stdout, ss[0], ss[1]); err != nil {
 		if errors.Is(err, study.ErrNothingInCommon) {
 			return usage.Errorf("compare: %w", err)
 		}

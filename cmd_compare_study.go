@@ -20,7 +20,11 @@ func compareSections(o compareOptions, a, b []*study.Sweep, spec chartSpec) erro
 			name = p[1].Section
 		}
 		fmt.Fprintf(o.stdout, "\n[%s]\n", name)
-		if err := study.WriteCompare(o.stdout, p[0], p[1]); err != nil {
+		write := study.WriteCompactCompare
+		if o.FullTable {
+			write = study.WriteCompare
+		}
+		if err := write(o.stdout, p[0], p[1]); err != nil {
 			if errors.Is(err, study.ErrNothingInCommon) {
 				fmt.Fprintf(o.stdout, "nothing in common: %v\n", err)
 				continue

@@ -27,7 +27,10 @@ type studyOptions struct {
 	sectionFlags
 	PlanFile string
 	Expect   string
+	// FullTable is --details: every column, not the compact table.
+	FullTable bool
 	durability
+	retrying
 	// values are the study-wide workload flags given on the command line,
 	// as text, for the plan: they override its [study] entries.
 	values map[string]string
@@ -37,7 +40,8 @@ func (o *studyOptions) flags() []cli.Flag {
 	return concat([]cli.Flag{
 		&cli.StringFlag{Name: "plan", Destination: &o.PlanFile, Category: catIO, Usage: "the study's plan `FILE`: [study] settings, then [seq], [random], [shared], [metadata] sections of key = value (keys: run's flags without --); see the README"},
 	}, o.sectionFlags.flags(), studyIOFlags(&o.ioOptions), studyReportFlags(&o.reportOptions),
-		launchFlags(&o.launchOptions), []cli.Flag{expectFlag(&o.Expect)}, durabilityFlags(&o.durability))
+		launchFlags(&o.launchOptions), []cli.Flag{expectFlag(&o.Expect), tableDetailsFlag(&o.FullTable)},
+		durabilityFlags(&o.durability), retryFlags(&o.retrying))
 }
 
 // studyIOFlags are the workload flags that apply to every section: not
@@ -120,6 +124,11 @@ func runStudy(ctx context.Context, o studyOptions) error {
 	if sp.Sections, sp.Study.Label, err = studySections(o, plan, spec); err != nil {
 		return err
 	}
+	for i := range sp.Sections {
+		if err := o.retrying.apply(&sp.Sections[i].Plan, &o.launchOptions, o.stderr); err != nil {
+			return err
+		}
+	}
 	if err := checkStudyExpect(expect, sp.Sections); err != nil {
 		return err
 	}
@@ -140,6 +149,7 @@ func runStudy(ctx context.Context, o studyOptions) error {
 		return err
 	}
 	pr := newStudyPrinter(o.stdout, o.stderr, &sp, spec.rep.progress)
+	pr.fullTable = o.FullTable
 	sp.Settled = func(section string, total int64) {
 		fmt.Fprintf(o.stderr, "[%s] --total auto: %s (twice what the nodes' and servers' caches hold, in whole records at every thread count), fixed for every point; %s\n",
 			section, units.FormatSize(total), pr.left().text())

@@ -103,6 +103,7 @@ func TestSweepRefusesBadOptions(t *testing.T) {
 		{func(o *sweepOptions) { o.ChartSize = "big" }, "--chart-size"},
 		{func(o *sweepOptions) { o.Total, o.Threads = "64MiB", "1,2,32" }, "sweep point of 32 threads"},
 		{func(o *sweepOptions) { o.Chart = "/nonexistent/c" }, "--chart /nonexistent/c.svg"},
+		{func(o *sweepOptions) { o.Retries = -1 }, "--retries -1"},
 	} {
 		o := sweepOptions{Threads: "1,2", IODepths: "1", chartOptions: chartOptions{ChartSize: "1000x700"}}
 		o.ioOptions = defaultIO(t)

@@ -23,6 +23,7 @@ type studyPrinter struct {
 	current        int             // the section printing now; -1 before the first
 	progress       *progress.Reporter
 	footed         bool // a section's footer has been printed
+	fullTable      bool // every column (--details), not the compact table
 }
 
 func newStudyPrinter(stdout, stderr io.Writer, sp *sweep.StudyPlan, rep *progress.Reporter) *studyPrinter {
@@ -51,6 +52,7 @@ func (pr *studyPrinter) before(i int, o coordinator.Workload) {
 		sw := pr.secs[i].Plan.NewSweep()
 		fmt.Fprintf(pr.stdout, "\n[%s] %s\n", pr.secs[i].Name, sw.Describe())
 		pr.tables[i] = newSweepPrinter(pr.stdout, "table", sw, "", pr.progress)
+		pr.tables[i].fullTable = pr.fullTable
 	}
 	pr.tables[i].before(o)
 	if r := pr.progress; r != nil {

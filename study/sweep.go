@@ -43,9 +43,13 @@ type Sweep struct {
 	Error    string        `json:"error,omitempty"`
 	Points   []*result.Job `json:"points"`
 	// LaunchNS is how long starting the ranks took (once, before the
-	// first point); with each point's outside_phases_ns it is the time
-	// the sweep spent outside its timed phases.
+	// first point, and again after each failed try at a point); with each
+	// point's outside_phases_ns it is the time the sweep spent outside
+	// its timed phases.
 	LaunchNS int64 `json:"launch_ns,omitempty"`
+	// Failures lists every attempt at a point that failed, in the order
+	// they ran, retried ones included (sweep --retries, --keep-going).
+	Failures []PointFailure `json:"failures,omitempty"`
 	// Section names the part of a study this sweep is (seq, random,
 	// shared, metadata); empty for a sweep of its own.
 	Section string `json:"section,omitempty"`

@@ -2,7 +2,9 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"ioswarm/coordinator"
@@ -40,11 +42,22 @@ type Plan struct {
 	// so the study on disk loses at most the point in flight; an error
 	// stops the sweep.
 	Checkpoint func(sw *study.Sweep) error
-	// Session, when set, is the ranks the points run on, started and
-	// closed by the caller (a study's sections share one launch), which
-	// has also checked every point's resource plan: Run then neither
-	// starts the ranks, nor checks the plan, nor closes them.
-	Session *coordinator.Session
+	// Retries is how many times a point that fails (a rank dies, a node
+	// stops answering) runs again, on freshly started ranks, before it
+	// counts as failed (see DefaultRetries). A usage error, the context's
+	// end or the time budget is never retried.
+	Retries int
+	// KeepGoing records a point that failed every attempt (an incomplete
+	// point with its error) and runs the next; the sweep then ends with
+	// ErrPointsFailed. Without it a failed point stops the sweep.
+	KeepGoing bool
+	// Relaunch, when set, returns the launch for ranks started again
+	// after a failed point: closing the failed ranks closed the launcher,
+	// and an SSH or srun launcher is not used again. Nil starts the new
+	// ranks with the same launcher (enough for local ranks).
+	Relaunch func(l coordinator.Launch) (coordinator.Launch, error)
+	// Retrying, when set, is told that a point failed and runs again.
+	Retrying func(o coordinator.Workload, attempt int, err error)
 	// NextEstimate, when set, estimates a point before any of this
 	// sweep's own has run (a study's later section, from what earlier
 	// sections measured), for the deadline.
@@ -140,9 +153,6 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 		sw.Error = err.Error()
 		return sw, err
 	}
-	if p.Session != nil {
-		return sw, finish(sw, runPoints(ctx, p.Session, p, points, sw))
-	}
 	launch := p.Launch
 	for _, o := range points {
 		launch.Threads = max(launch.Threads, o.Threads)
@@ -159,22 +169,22 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 		return nil, err
 	}
 	sw.LaunchNS = int64(time.Since(begin))
-	runErr := runPoints(ctx, sess, p, points, sw)
-	sess.Close(runErr)
-	return sw, finish(sw, runErr)
-}
-
-// finish marks the sweep complete, or records why it is not.
-func finish(sw *study.Sweep, runErr error) error {
+	r := &ranks{plan: p, launch: launch, sess: sess}
+	runErr := runPoints(ctx, r, p, points, sw)
+	r.drop(runErr)
+	sw.LaunchNS += r.relaunchNS
 	sw.Complete = runErr == nil
 	if runErr != nil {
 		sw.Error = runErr.Error()
 	}
-	return runErr
+	return sw, runErr
 }
 
-// runPoints runs each point on the session and collects its result.
-func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []coordinator.Workload, sw *study.Sweep) error {
+// runPoints runs each point on the ranks and collects its result. A
+// point that failed every attempt stops the sweep, or with KeepGoing is
+// kept as failed while the next runs.
+func runPoints(ctx context.Context, r *ranks, p Plan, points []coordinator.Workload, sw *study.Sweep) error {
+	var failed []string
 	for _, o := range points {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("sweep stopped before the point of %s: %w", pointText(o, len(p.Depths) > 1), err)
@@ -185,22 +195,38 @@ func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []
 		if p.Before != nil {
 			p.Before(o)
 		}
-		job, err := sess.Run(ctx, o)
+		job, err := runPoint(ctx, r, o, sw)
+		pointFailed := err != nil && retriable(ctx, err)
+		if job == nil && pointFailed {
+			job = failedPoint(o, err)
+		}
 		if job != nil {
 			sw.Points = append(sw.Points, job)
 			// A run error says more than a failure to record it.
 			if p.After != nil {
 				if aerr := p.After(job); err == nil {
-					err = aerr
+					err, pointFailed = aerr, false
 				}
 			}
 		}
-		if err == nil && p.Checkpoint != nil {
-			err = p.Checkpoint(sw)
+		// A point that failed every attempt is saved like a measured one
+		// when the sweep goes on past it.
+		keep := err != nil && pointFailed && p.KeepGoing
+		if (err == nil || keep) && p.Checkpoint != nil {
+			if cerr := p.Checkpoint(sw); cerr != nil {
+				err, keep = errors.Join(err, cerr), false
+			}
+		}
+		if keep {
+			failed = append(failed, fmt.Sprintf("%s (%v)", pointText(o, len(p.Depths) > 1), err))
+			continue
 		}
 		if err != nil {
 			return fmt.Errorf("sweep point of %s: %w", pointText(o, len(p.Depths) > 1), err)
 		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%w: %d of %d: %s", ErrPointsFailed, len(failed), len(points), strings.Join(failed, "; "))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -82,8 +83,12 @@ func RunStudy(ctx context.Context, sp StudyPlan) error {
 		return err
 	}
 	st.LaunchNS = int64(time.Since(begin))
-	err = runSections(ctx, sess, &sp)
-	sess.Close(err)
+	// One set of ranks for every section; a failed point's retry starts
+	// fresh ones, which the sections after it go on with.
+	r := &ranks{launch: launch, sess: sess}
+	err = runSections(ctx, r, &sp)
+	r.drop(err)
+	st.LaunchNS += r.relaunchNS
 	return finishStudy(st, err, sp)
 }
 
@@ -136,33 +141,52 @@ func prepareSections(ctx context.Context, sess *coordinator.Session, sp *StudyPl
 	return nil
 }
 
-// runSections runs the sections in order on the session, each point
-// checkpointing the whole study.
-func runSections(ctx context.Context, sess *coordinator.Session, sp *StudyPlan) error {
+// runSections runs the sections in order on the ranks, each point
+// checkpointing the whole study. A section whose failed points were kept
+// (KeepGoing) does not stop the next; the study then ends with
+// ErrPointsFailed naming them.
+func runSections(ctx context.Context, r *ranks, sp *StudyPlan) error {
+	var failed []error
 	for i := range sp.Sections {
 		p := sp.Sections[i].Plan
-		p.Session = sess
 		if sp.Checkpoint != nil {
 			p.Checkpoint = func(sw *study.Sweep) error {
 				sp.Study.Sections[i] = sw
 				return sp.Checkpoint(sp.Study)
 			}
 		}
-		sw, err := Run(ctx, p)
-		if sw != nil {
-			sp.Study.Sections[i] = sw
-		}
-		if err != nil {
+		r.plan = p
+		sw := sp.Study.Sections[i]
+		err := runSection(ctx, r, p, sw)
+		if err != nil && errors.Is(err, ErrPointsFailed) {
+			failed = append(failed, fmt.Errorf("[%s] %w", sp.Sections[i].Name, err))
+		} else if err != nil {
 			return fmt.Errorf("[%s] %w", sp.Sections[i].Name, err)
 		}
-		// The section's file now says it is complete.
+		// The section's file now says whether it is complete.
 		if sp.Checkpoint != nil {
 			if err := sp.Checkpoint(sp.Study); err != nil {
 				return err
 			}
 		}
 	}
-	return nil
+	return errors.Join(failed...)
+}
+
+// runSection runs a section's missing points on the ranks, into sw (its
+// kept points already in it), as Run does on ranks of its own.
+func runSection(ctx context.Context, r *ranks, p Plan, sw *study.Sweep) error {
+	points, err := missing(p)
+	if err != nil {
+		return err
+	}
+	runErr := runPoints(ctx, r, p, points, sw)
+	sw.Complete = runErr == nil
+	sw.Error = ""
+	if runErr != nil {
+		sw.Error = runErr.Error()
+	}
+	return runErr
 }
 
 // finishStudy marks the study complete or records why it stopped, and
