@@ -160,7 +160,7 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 	if err != nil {
 		return nil, err
 	}
-	if n, source := iozoneClients(ro.Hosts); n > 0 && !ro.given["threads"] {
+	if n, source := ro.iozoneClients(); n > 0 && !ro.given["threads"] {
 		spec.work.Threads, spec.work.ThreadsFrom = n, fmt.Sprintf("one per line of %s", source)
 	}
 	// IOzone's -i2 random-writes into the files it finds; the bytes it

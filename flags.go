@@ -140,6 +140,8 @@ type launchOptions struct {
 	CopyTree                                                         bool
 	// HostsGiven is true when --hosts was given, even as "".
 	HostsGiven bool
+	// loaded is --hosts as read (see hostEntries).
+	loaded *loadedHosts
 }
 
 func launchFlags(o *launchOptions) []cli.Flag {

@@ -63,7 +63,7 @@ func sshLauncher(o *launchOptions, adv string, log *launcher.LineWriter) (launch
 	if o.Hosts == "" {
 		return nil, nil, usage.Errorf("--launcher ssh needs --hosts (a host file or a list such as node[1-4])")
 	}
-	entries, source, err := hostlist.Load(o.Hosts)
+	entries, source, err := o.hostEntries()
 	if err != nil {
 		return nil, nil, flagError("hosts", o.Hosts, err)
 	}
@@ -148,19 +148,6 @@ func targetsFrom(entries []hostlist.Entry, source string, log *launcher.LineWrit
 		log.Printf("note: %s: the binary column (%s) is not ioswarm; ioswarm places its own binary on each node\n", source, ignored)
 	}
 	return targets
-}
-
-// iozoneClients is the line count of --hosts when it is an IOzone -+m
-// client file (IOzone runs one child per line), else 0.
-func iozoneClients(hosts string) (int, string) {
-	if hosts == "" {
-		return 0, ""
-	}
-	entries, source, err := hostlist.Load(hosts)
-	if err != nil || !strings.HasPrefix(source, "iozone client file") {
-		return 0, ""
-	}
-	return len(entries), source
 }
 
 func localUser() string {

@@ -3,7 +3,6 @@ package coordinator
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"ioswarm/barrier"
@@ -104,7 +103,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	p.TimedBytes = p.Bytes
 	if j.o.Engine == "io_uring" {
 		p.IODepth = j.o.IODepth
-		depthAchieved(&p)
+		figures.ReduceDepth(&p)
 	}
 	p.Verified = j.o.Verify && ph.IsRead()
 	j.noteTouches(ph)
@@ -149,7 +148,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunRe
 			p.Stonewalled = p.Stonewalled || tr.Stonewalled
 		}
 	}
-	p.ReleaseSkewNS = spread(released)
+	p.ReleaseSkewNS = figures.ReleaseSkew(released)
 	p.Histogram = merged.Sparse()
 	p.LatencySeries = intervals.series(j.release)
 	first := p.Threads[0].EndNS
@@ -195,14 +194,6 @@ func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunRe
 		firstStopOnCoordinatorClock(&threads[len(threads)-1], m, tr)
 	}
 	return m.FromRank(rep.ReleasedAt), threads
-}
-
-// spread is the largest minus the smallest moment, 0 for none.
-func spread(moments []int64) int64 {
-	if len(moments) == 0 {
-		return 0
-	}
-	return slices.Max(moments) - slices.Min(moments)
 }
 
 // noteReadiness sets the phase's release margin from the moments the ranks'

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"ioswarm/figures"
 	"ioswarm/result"
 )
 
@@ -103,9 +104,9 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 	case stonewall && t.reads:
 		parentEnd = w.firstDone
 	}
-	r.ParentSees = perSecond(xfers, parentEnd-w.firstStart)
-	r.Bandwidth = perSecond(float64(w.bytes), w.lastEnd-w.firstStart)
-	r.IOPS = perSecond(float64(w.ops), w.lastEnd-w.firstStart)
+	r.ParentSees = figures.PerSecond(xfers, parentEnd-w.firstStart)
+	r.Bandwidth = figures.Rate(w.bytes, w.lastEnd-w.firstStart)
+	r.IOPS = figures.Rate(w.ops, w.lastEnd-w.firstStart)
 	return r, nil
 }
 
@@ -145,18 +146,8 @@ func child(th *result.Thread, firstDone int64, stonewall, opsPerSec bool) Child 
 	if opsPerSec {
 		c.Xfer = ops
 	}
-	c.Throughput = perSecond(c.Xfer, end-th.StartNS)
+	c.Throughput = figures.PerSecond(c.Xfer, end-th.StartNS)
 	return c
-}
-
-// perSecond is v per second over ns nanoseconds, 0 for an empty interval
-// (a child that started after the first one had finished did nothing
-// before the stonewall).
-func perSecond(v float64, ns int64) float64 {
-	if ns <= 0 {
-		return 0
-	}
-	return v * 1e9 / float64(ns)
 }
 
 // sortedThreads checks the records and returns them in thread order.

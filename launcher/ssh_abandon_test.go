@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 // A node that never answers the start of a command (its sshd stuck in
@@ -27,7 +29,7 @@ func TestSSHCancelledLaunchDoesNotWaitForStuckNode(t *testing.T) {
 		<-release
 	}
 	s.gate.Store(&gate)
-	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	spec := func(Target, string) ([]string, []byte) { return nil, []byte("c0ffee\n") }
 	ctx, cancel := context.WithCancelCause(context.Background())
 	type result struct{ err error }

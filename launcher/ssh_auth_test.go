@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
+
+	"ioswarm/internal/testio"
 )
 
 // serveAgent runs an ssh-agent holding keys on a socket of the test.
@@ -51,7 +53,7 @@ func serverWithKey(t *testing.T) (*testServer, ed25519.PrivateKey) {
 
 func TestSSHLogsInWithAgentKey(t *testing.T) {
 	s, priv := serverWithKey(t)
-	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	l.Identities = nil
 	l.AgentSocket = serveAgent(t, priv)
 	mustPrepare(t, l, sshTarget(s, 0))
@@ -59,7 +61,7 @@ func TestSSHLogsInWithAgentKey(t *testing.T) {
 
 func TestSSHLogsInWithDefaultKeyFile(t *testing.T) {
 	s, priv := serverWithKey(t)
-	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	l.Identities = nil
 	dir := filepath.Join(l.Home, ".ssh")
 	os.Mkdir(dir, 0o700)
@@ -81,7 +83,7 @@ func TestSSHProtectedKeyNeedsAgent(t *testing.T) {
 	os.WriteFile(cfg, []byte("Host *\n  IdentityFile "+keyFile+"\n  IdentitiesOnly yes\n"+
 		"  UserKnownHostsFile "+s.known+"\n  GlobalKnownHostsFile /dev/null\n"), 0o600)
 
-	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	l.Identities, l.ConfigFiles = nil, []string{cfg}
 	_, err = l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "no key was accepted") || !strings.Contains(err.Error(), "passphrase") {
@@ -91,7 +93,7 @@ func TestSSHProtectedKeyNeedsAgent(t *testing.T) {
 	// IdentitiesOnly: the agent also holds an unrelated key, which must not
 	// be offered, and the protected key, which is used through it.
 	_, other := newKey(t)
-	l2 := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l2 := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	l2.Identities, l2.ConfigFiles = nil, []string{cfg}
 	l2.AgentSocket = serveAgent(t, other, priv)
 	before := s.offered.Load()
@@ -103,7 +105,7 @@ func TestSSHProtectedKeyNeedsAgent(t *testing.T) {
 
 func TestSSHExplicitIdentityMustBeUsable(t *testing.T) {
 	s := newTestServer(t)
-	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	bad := filepath.Join(t.TempDir(), "not a key")
 	os.WriteFile(bad, []byte("hello"), 0o600)
 	l.Identities = []string{bad}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 // A link that stops carrying anything is noticed by the keepalives: the
@@ -18,7 +20,7 @@ import (
 func TestSSHKeepaliveEndsSessionsOnDeadLink(t *testing.T) {
 	s := newTestServer(t)
 	px := newPausingProxy(t, s.addr)
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, s, writeFakeRank(t), &log)
 	l.ConnectTimeout = 400 * time.Millisecond
 	tg := Target{Rank: 0, Host: "127.0.0.1", Port: px.port}

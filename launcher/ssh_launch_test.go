@@ -1,7 +1,6 @@
 package launcher
 
 import (
-	"bytes"
 	"context"
 	"debug/elf"
 	"errors"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"ioswarm/internal/testio"
 )
 
 // fakeRank stands in for the ioswarm binary on the test server. As a rank
@@ -65,27 +66,9 @@ func thisUname(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
-// sshLog is a log that tests read while ranks write to it.
-type sshLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *sshLog) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *sshLog) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // testSSH is a launcher aimed at s with an ssh_config that knows its host
 // key, and no agent or key files of the user running the test.
-func testSSH(t *testing.T, s *testServer, bin string, log *sshLog) *SSH {
+func testSSH(t *testing.T, s *testServer, bin string, log *testio.LockedBuffer) *SSH {
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "config")
 	text := fmt.Sprintf("Host *\n  UserKnownHostsFile %s\n  GlobalKnownHostsFile /dev/null\n", s.known)
@@ -160,7 +143,7 @@ func holdProbesUntil(t *testing.T, s *testServer, n int) {
 func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	var log1, log2 sshLog
+	var log1, log2 testio.LockedBuffer
 	addrs := mustPrepare(t, testSSH(t, s, bin, &log1), sshTarget(s, 0))
 	if len(addrs) != 1 || addrs[0] != "127.0.0.1" {
 		t.Errorf("addresses %v, want this end of the connection (127.0.0.1)", addrs)
@@ -189,13 +172,13 @@ func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
 func TestSSHReplacesTamperedCache(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
+	mustPrepare(t, testSSH(t, s, bin, &testio.LockedBuffer{}), sshTarget(s, 0))
 	b, _ := inspectBinary(bin, "")
 	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
 	if err := os.WriteFile(cached, []byte("#!/bin/sh\necho tampered\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	var log sshLog
+	var log testio.LockedBuffer
 	mustPrepare(t, testSSH(t, s, bin, &log), sshTarget(s, 0))
 	if got, _ := os.ReadFile(cached); string(got) != fakeRank {
 		t.Errorf("cache holds %q after the run, want the real binary", got)
@@ -209,7 +192,7 @@ func TestSSHReplacesTamperedCache(t *testing.T) {
 // unless the nodes have a binary of their own.
 func TestSSHRefusesDynamicBuild(t *testing.T) {
 	s := newTestServer(t)
-	l := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &sshLog{})
+	l := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &testio.LockedBuffer{})
 	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
 	if !errors.Is(err, errDynamicBuild) || !strings.Contains(err.Error(), "CGO_ENABLED=0") {
 		t.Fatalf("Prepare: %v, want the dynamic-link refusal", err)
@@ -217,7 +200,7 @@ func TestSSHRefusesDynamicBuild(t *testing.T) {
 	if n := s.conns.Load(); n != 0 {
 		t.Errorf("%d connections made for a binary that cannot travel", n)
 	}
-	l2 := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &sshLog{})
+	l2 := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &testio.LockedBuffer{})
 	l2.RemoteBin = writeFakeRank(t)
 	if _, err := l2.Prepare(context.Background(), []Target{sshTarget(s, 0)}); err == nil ||
 		!strings.Contains(err.Error(), "another build") {
@@ -228,7 +211,7 @@ func TestSSHRefusesDynamicBuild(t *testing.T) {
 func TestSSHRefusesOtherArchitecture(t *testing.T) {
 	s := newTestServer(t)
 	other := elfMachineNot(thisUname(t))
-	l := testSSH(t, s, fakeELF(t, other, false), &sshLog{})
+	l := testSSH(t, s, fakeELF(t, other, false), &testio.LockedBuffer{})
 	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
 	var he HostErrors
 	if !errors.As(err, &he) || !strings.Contains(err.Error(), "the node is "+thisUname(t)) ||
@@ -245,7 +228,7 @@ func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
 	bin := writeFakeRank(t)
 	fp := fingerprint(s.hostKey.PublicKey())
 	os.WriteFile(s.known, nil, 0o600)
-	_, err := testSSH(t, s, bin, &sshLog{}).Prepare(context.Background(), []Target{sshTarget(s, 0)})
+	_, err := testSSH(t, s, bin, &testio.LockedBuffer{}).Prepare(context.Background(), []Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "not known") || !strings.Contains(err.Error(), fp) ||
 		!strings.Contains(err.Error(), "host 127.0.0.1") {
 		t.Errorf("unknown key: %v; want host and fingerprint %s", err, fp)
@@ -253,7 +236,7 @@ func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
 	other, _ := newKey(t)
 	line := fmt.Sprintf("[127.0.0.1]:%d %s", s.port, authorized(other.PublicKey()))
 	os.WriteFile(s.known, []byte(line), 0o600)
-	_, err = testSSH(t, s, bin, &sshLog{}).Prepare(context.Background(), []Target{sshTarget(s, 0)})
+	_, err = testSSH(t, s, bin, &testio.LockedBuffer{}).Prepare(context.Background(), []Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "HAS CHANGED") || !strings.Contains(err.Error(), fp) ||
 		!strings.Contains(err.Error(), fingerprint(other.PublicKey())) {
 		t.Errorf("changed key: %v; want both fingerprints", err)
@@ -268,7 +251,7 @@ func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
 func TestSSHConnectTimeoutNamesTheNode(t *testing.T) {
 	s := newTestServer(t)
 	silent := blackHole(t)
-	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	l.ConnectTimeout = 300 * time.Millisecond
 	// How long readying the good node alone takes now: the bound below
 	// grows with it, as load (or -race) slows every SSH handshake.
@@ -343,7 +326,7 @@ func blackHole(t *testing.T) int {
 func TestSSHStampCatchesSameSizeRewrite(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
+	mustPrepare(t, testSSH(t, s, bin, &testio.LockedBuffer{}), sshTarget(s, 0))
 	b, _ := inspectBinary(bin, "")
 	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
 	name, _ := os.ReadFile("/proc/sys/kernel/hostname")
@@ -358,7 +341,7 @@ func TestSSHStampCatchesSameSizeRewrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chtimes(cached, st.ModTime(), st.ModTime())
-	var log sshLog
+	var log testio.LockedBuffer
 	mustPrepare(t, testSSH(t, s, bin, &log), sshTarget(s, 0))
 	if got, _ := os.ReadFile(cached); string(got) != fakeRank {
 		t.Fatalf("a same-size rewrite with the old mtime was trusted; log %q", log.String())
@@ -374,7 +357,7 @@ func TestSSHStampCatchesSameSizeRewrite(t *testing.T) {
 func TestSSHSharedHomeGetsOneCopy(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	a, b := sshTarget(s, 0), sshTarget(s, 1)
 	a.User, b.User = "alice", "bob" // two logins, so two nodes to the launcher
 	// Both probes must find the cache empty, as on two real nodes probed
@@ -389,7 +372,7 @@ func TestSSHSharedHomeGetsOneCopy(t *testing.T) {
 	}
 	// Each node leaves the copy verified for itself: the next launch
 	// copies nothing.
-	var again sshLog
+	var again testio.LockedBuffer
 	mustPrepare(t, testSSH(t, s, bin, &again), a, b)
 	if copies(s) != 1 || !strings.Contains(again.String(), "copied to 0, already cached on 2") {
 		t.Errorf("second launch: %d copies in all; log %q", copies(s), again.String())
@@ -403,7 +386,7 @@ func TestSSHSharedHomeGetsOneCopy(t *testing.T) {
 func TestSSHSharedHomeReprobesInTheHeldSession(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	a, b := sshTarget(s, 0), sshTarget(s, 1)
 	a.User, b.User = "alice", "bob"
 	holdProbesUntil(t, s, 2)

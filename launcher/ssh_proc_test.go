@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 func waitProcDone(t *testing.T, p Proc, within time.Duration) {
@@ -21,7 +23,7 @@ func waitProcDone(t *testing.T, p Proc, within time.Duration) {
 }
 
 // waitLog waits for a line to appear in a log written by other goroutines.
-func waitLog(t *testing.T, log *sshLog, want string) {
+func waitLog(t *testing.T, log *testio.LockedBuffer, want string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(log.String(), want) {
@@ -36,7 +38,7 @@ func waitLog(t *testing.T, log *sshLog, want string) {
 // line with host and rank, and the end of input is the rank's signal to go.
 func TestSSHStartForwardsStderrAndStopsByClosingInput(t *testing.T) {
 	s := newTestServer(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, s, writeFakeRank(t), &log)
 	mustPrepare(t, l, sshTarget(s, 3))
 	p, err := l.Start(context.Background(), sshTarget(s, 3), []string{"--job", "a b"}, []byte("c0ffee\n"))
@@ -61,7 +63,7 @@ func TestSSHStartForwardsStderrAndStopsByClosingInput(t *testing.T) {
 func TestSSHStopKillsByPIDWhenSignalsAreIgnored(t *testing.T) {
 	s := newTestServer(t)
 	s.noSignal = true
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, s, writeFakeRank(t), &log)
 	mustPrepare(t, l, sshTarget(s, 0))
 	p, err := l.Start(context.Background(), sshTarget(s, 0), []string{"stubborn"}, []byte("ab\n"))
@@ -83,7 +85,7 @@ func TestSSHStopKillsByPIDWhenSignalsAreIgnored(t *testing.T) {
 // Where signals are delivered, SIGTERM ends a rank that ignores its input.
 func TestSSHStopSignalsTerm(t *testing.T) {
 	s := newTestServer(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, s, writeFakeRank(t), &log)
 	mustPrepare(t, l, sshTarget(s, 0))
 	p, err := l.Start(context.Background(), sshTarget(s, 0), []string{"sleepy"}, []byte("ab\n"))
@@ -111,7 +113,7 @@ func slicesContainPrefix(list []string, prefix string) bool {
 
 func TestSSHExecReturnsOutputAndExplainsFailure(t *testing.T) {
 	s := newTestServer(t)
-	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	mustPrepare(t, l, sshTarget(s, 0))
 	out, err := l.Exec(context.Background(), sshTarget(s, 0), []string{"cleanup", "--dir", "/a b/c"})
 	if err != nil || string(out) != "ran cleanup --dir /a b/c\n" {
@@ -128,7 +130,7 @@ func TestSSHExecReturnsOutputAndExplainsFailure(t *testing.T) {
 
 func TestSSHStreamExchangesLines(t *testing.T) {
 	s := newTestServer(t)
-	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
+	l := testSSH(t, s, writeFakeRank(t), &testio.LockedBuffer{})
 	mustPrepare(t, l, sshTarget(s, 0))
 	st, err := l.Stream(context.Background(), sshTarget(s, 0), []string{"echo"})
 	if err != nil {
@@ -151,7 +153,7 @@ func TestSSHStreamExchangesLines(t *testing.T) {
 // on one, and cleanup sessions must still fit.
 func TestSSHManyRanksOnOneHostSpreadOverConnections(t *testing.T) {
 	s := newTestServer(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, s, writeFakeRank(t), &log)
 	var targets []Target
 	for r := range 9 {
@@ -203,7 +205,7 @@ Host *
   GlobalKnownHostsFile /dev/null
 `, node.port, node.keyFile, jump.port, jump.keyFile, node.known, jump.known)
 	os.WriteFile(cfg, []byte(text), 0o600)
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, node, writeFakeRank(t), &log)
 	l.Identities, l.ConfigFiles = nil, []string{cfg}
 	addrs := mustPrepare(t, l, Target{Rank: 0, Host: "inner"})

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 // startOne prepares and starts one rank on s with PrepareStart, the rank
 // given args and a secret line that names the address it was given.
-func startOne(t *testing.T, s *testServer, bin string, log *sshLog, rank int, args ...string) Proc {
+func startOne(t *testing.T, s *testServer, bin string, log *testio.LockedBuffer, rank int, args ...string) Proc {
 	t.Helper()
 	l := testSSH(t, s, bin, log)
 	spec := func(tg Target, addr string) ([]string, []byte) {
@@ -42,7 +44,7 @@ func TestSSHWarmStartTakesOneSession(t *testing.T) {
 	s.noSignal = true
 	bin := writeFakeRank(t)
 
-	var cold sshLog
+	var cold testio.LockedBuffer
 	p := startOne(t, s, bin, &cold, 2, "--job", "j")
 	waitLog(t, &cold, "[127.0.0.1 rank 2] secret c0ffee 127.0.0.1, args rank --job j")
 	p.Stop()
@@ -51,7 +53,7 @@ func TestSSHWarmStartTakesOneSession(t *testing.T) {
 	}
 
 	before := len(s.seen())
-	var warm sshLog
+	var warm testio.LockedBuffer
 	p = startOne(t, s, bin, &warm, 1, "stubborn")
 	waitLog(t, &warm, "[127.0.0.1 rank 1] secret c0ffee 127.0.0.1, args rank stubborn")
 	if got := s.seen()[before:]; len(got) != 1 || !strings.Contains(got[0], `echo "start $$ $HOME"`) {
@@ -75,7 +77,7 @@ func TestSSHWarmStartTakesOneSession(t *testing.T) {
 	}
 	os.Remove(stamps[0])
 	before = len(s.seen())
-	var unstamped sshLog
+	var unstamped testio.LockedBuffer
 	p = startOne(t, s, bin, &unstamped, 0, "--job", "k")
 	waitLog(t, &unstamped, "[127.0.0.1 rank 0] secret c0ffee 127.0.0.1, args rank --job k")
 	p.Stop()
@@ -93,7 +95,7 @@ func TestSSHWarmStartTakesOneSession(t *testing.T) {
 func TestSSHQuickStartRefusesGarbledAnswer(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	startOne(t, s, bin, &log, 0, "--job", "j").Stop() // places and stamps the copy
 	dir := t.TempDir()
 	chatty := "#!/bin/sh\necho 'Welcome to node1'\nexec /bin/sh \"$@\"\n"
@@ -101,7 +103,7 @@ func TestSSHQuickStartRefusesGarbledAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.path = dir + ":" + os.Getenv("PATH")
-	var garbled sshLog
+	var garbled testio.LockedBuffer
 	l := testSSH(t, s, bin, &garbled)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -146,7 +148,7 @@ func TestSSHPrepareStartManyRanksOnOneHost(t *testing.T) {
 	}
 	for _, run := range []string{"cold", "warm"} {
 		before, quickBefore := len(s.seen()), ran(s, `echo "start $$ $HOME"`)
-		var log sshLog
+		var log testio.LockedBuffer
 		l := testSSH(t, s, bin, &log)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		procs, err := l.PrepareStart(ctx, targets, spec)
@@ -191,7 +193,7 @@ func TestSSHProbeSessionStartsTheRank(t *testing.T) {
 	s.path = dir + ":" + os.Getenv("PATH")
 	for i, want := range []int{2, 1} {
 		before := len(s.seen())
-		var log sshLog
+		var log testio.LockedBuffer
 		p := startOne(t, s, bin, &log, i, "--job", "n")
 		waitLog(t, &log, fmt.Sprintf("[127.0.0.1 rank %d] secret c0ffee 127.0.0.1, args rank --job n", i))
 		p.Stop()

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 // fetches counts the fetch sessions a test server was asked to run (a
@@ -32,12 +34,12 @@ func needsStreamTools(t *testing.T) {
 
 // treeLauncher is a launcher with the copy tree aimed at a test server
 // that runs the fake rank, and the log it writes.
-func treeLauncher(t *testing.T) (*testServer, string, *SSH, *sshLog) {
+func treeLauncher(t *testing.T) (*testServer, string, *SSH, *testio.LockedBuffer) {
 	t.Helper()
 	needsStreamTools(t)
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	log := &sshLog{}
+	log := &testio.LockedBuffer{}
 	l := testSSH(t, s, bin, log)
 	l.Tree = true
 	return s, bin, l, log
@@ -128,7 +130,7 @@ func TestSSHTreeRankServesItsCopy(t *testing.T) {
 	_, user := newKey(t)
 	servers := []*testServer{newTestServerFor(t, user), newTestServerFor(t, user)}
 	bin := writeFakeRank(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, servers[0], bin, &log)
 	l.Tree, l.Fanout = true, 1 // one node after another: the first serves the second
 	knowAll(t, servers)
@@ -278,7 +280,7 @@ func TestSSHTreeFallsBackToSSH(t *testing.T) {
 	_, user := newKey(t)
 	servers := []*testServer{newTestServerFor(t, user), newTestServerFor(t, user), newTestServerFor(t, user)}
 	bin := writeFakeRank(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, servers[0], bin, &log)
 	l.Tree, l.Fanout = true, 1 // one node after another: the order of failures is known
 	knowAll(t, servers)
@@ -346,7 +348,7 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 		s.path = noBash
 	}
 	bin := writeFakeRank(t)
-	var log sshLog
+	var log testio.LockedBuffer
 	l := testSSH(t, full, bin, &log)
 	l.Tree = true
 	if err := os.WriteFile(full.known, []byte(known), 0o600); err != nil {

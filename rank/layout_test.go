@@ -195,6 +195,9 @@ func TestSharedFileWriteReadVerify(t *testing.T) {
 // A failed create names the thread and the file: a directory with room
 // for three inodes (a tmpfs with nr_inodes) fills at the third file.
 func TestMetadataCreateFailureNamesThreadAndPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uses root: skipped in -short mode")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to mount a tmpfs")
 	}

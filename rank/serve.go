@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"ioswarm/barrier"
@@ -315,7 +314,7 @@ func (s *state) opBytes() int64 {
 // ownFiles is every file this rank may have made: its threads' files,
 // its O_DIRECT probe, and the manifest of a kept job.
 func (s *state) ownFiles() []string {
-	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, wire.ManifestName), markerPath(s.jobDir))
+	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), manifestPath(s.jobDir), markerPath(s.jobDir))
 }
 
 func (s *state) paths() []string {

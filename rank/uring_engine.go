@@ -9,7 +9,6 @@ import (
 
 	"ioswarm/clock"
 	"ioswarm/uring"
-	"ioswarm/wire"
 )
 
 // uringIO is one worker's io_uring state for a phase: its ring and one
@@ -338,12 +337,8 @@ func (s *state) prepareUring(p *phaseParams) (func(), error) {
 	if p.engine != engineUring {
 		return closeAll, nil
 	}
-	size := p.block
-	if p.name == wire.RandWrite && bodyWindows(p.block) {
-		size = patternPeriod
-	}
 	for _, w := range s.workers {
-		u, err := newUringIO(p.depth, size)
+		u, err := newUringIO(p.depth, p.bufferSize())
 		if err != nil {
 			closeAll()
 			return nil, fmt.Errorf("thread %d: %w", w.thread, err)

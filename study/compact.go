@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ioswarm/figures"
 	"ioswarm/report"
 	"ioswarm/result"
 	"ioswarm/wire"
@@ -130,7 +131,7 @@ func compactCell(phase string, f Figure, ok bool) string {
 func (t *Table) compactFooter(s *Sweep, outside []float64, sum float64, cached bool) {
 	if len(outside) > 0 {
 		t.wrapped("", fmt.Sprintf("outside the timed phases: launch %.2f s, %d points %.2f s (median %.2f s)",
-			float64(s.LaunchNS)/1e9, len(outside), sum, report.Median(outside)))
+			float64(s.LaunchNS)/1e9, len(outside), sum, figures.Median(outside)))
 	}
 	if cached {
 		t.wrapped("", report.CacheMarkNote)

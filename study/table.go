@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ioswarm/figures"
 	"ioswarm/report"
 	"ioswarm/result"
 	"ioswarm/wire"
@@ -183,7 +184,7 @@ func (t *Table) Footer(s *Sweep) {
 	}
 	if len(outside) > 0 {
 		t.printf("outside the timed phases: launch %.2f s, then %.2f s over %d points (median %.2f s per point)\n",
-			float64(s.LaunchNS)/1e9, sum, len(outside), report.Median(outside))
+			float64(s.LaunchNS)/1e9, sum, len(outside), figures.Median(outside))
 	}
 	if withheld {
 		t.printf("%s\n", report.FirstDoneWithheldNote)

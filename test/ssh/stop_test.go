@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/launcher"
 	"ioswarm/test/cluster"
-	"ioswarm/test/harness"
 )
 
 // stubbornRank ignores the end of its input (a real rank stops there) and
@@ -73,7 +73,7 @@ func TestStopHelper(t *testing.T) {
 	if err := os.WriteFile(bin, []byte(stubbornRank), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	log := &harness.LockedBuffer{}
+	log := &testio.LockedBuffer{}
 	l := &launcher.SSH{Binary: bin, Home: t.TempDir(), LocalUser: "root", ConfigFiles: []string{config},
 		ConnectTimeout: 5 * time.Second, Fanout: 1, Log: launcher.NewLineWriter(log), Grace: 2 * time.Second}
 	defer l.Close()

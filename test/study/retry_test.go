@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/study"
 	"ioswarm/test/harness"
 )
@@ -73,7 +74,7 @@ func sweepWithKills(t *testing.T, kills int, extra ...string) (*study.Sweep, str
 	cmd := exec.Command(exe, append([]string{"sweep", "--local-ranks", "2", "--threads", "1,2,4", "--total", "16MiB",
 		"--block", "1MiB", "--phases", "write,read", "--dir", dir, "--output", result, "--csv", csvPath,
 		"--retries", "1", "--progress", "off", "--heartbeat-timeout", "60s"}, extra...)...)
-	var stdout, stderr harness.LockedBuffer
+	var stdout, stderr testio.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -121,7 +122,7 @@ func sweepWithKills(t *testing.T, kills int, extra ...string) (*study.Sweep, str
 }
 
 // waitFor polls done for up to two minutes: only a hang runs into that.
-func waitFor(t *testing.T, what string, stderr *harness.LockedBuffer, done func() bool) {
+func waitFor(t *testing.T, what string, stderr *testio.LockedBuffer, done func() bool) {
 	t.Helper()
 	if !harness.Poll(2*time.Minute, 5*time.Millisecond, done) {
 		t.Fatalf("waited two minutes for %s; stderr:\n%s", what, stderr.String())

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/test/harness"
 )
 
@@ -24,7 +25,7 @@ func TestStudyRetryOnFreshRanks(t *testing.T) {
 	exe := bin.Path(t)
 	cmd := exec.Command(exe, "study", "--plan", plan, "--local-ranks", "2", "--retries", "1",
 		"--progress", "off", "--heartbeat-timeout", "60s")
-	var stdout, stderr harness.LockedBuffer
+	var stdout, stderr testio.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

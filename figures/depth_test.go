@@ -1,4 +1,4 @@
-package coordinator
+package figures
 
 import (
 	"testing"
@@ -15,7 +15,7 @@ func TestDepthInKernelWeightsThreads(t *testing.T) {
 		{IODepthKernelAtSubmitMean: 8, IODepthKernelAtSubmitMax: 9, IODepthKernelSamples: 30, IODepthKernelTimeMean: 2, IODepthKernelSpanNS: 300},
 		{}, // a thread that submitted nothing weighs nothing
 	}}
-	depthAchieved(&p)
+	ReduceDepth(&p)
 	wantAtSubmit := (4.0*10 + 8.0*30) / 40
 	wantOverTime := (6.0*100 + 2.0*300) / 400
 	if p.IODepthKernelAtSubmitMean != wantAtSubmit || p.IODepthKernelAtSubmitMax != 9 || p.IODepthKernelTimeMean != wantOverTime {

@@ -1,11 +1,12 @@
-package coordinator
+package figures
 
 import "ioswarm/result"
 
-// depthAchieved sets the phase's achieved queue depth from its threads':
-// the mean over every submission of every thread (each thread's mean
-// weighted by its samples, so the figure is exact) and the largest.
-func depthAchieved(p *result.Phase) {
+// ReduceDepth sets an io_uring phase's queue depth figures from its
+// threads' records: the depth achieved, the mean over every submission of
+// every thread (each thread's mean weighted by its samples, so the figure
+// is exact) and the largest, and the depth the kernel held (depthInKernel).
+func ReduceDepth(p *result.Phase) {
 	var sum float64
 	var n int64
 	for _, t := range p.Threads {
