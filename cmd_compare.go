@@ -50,10 +50,14 @@ func runCompare(o compareOptions) error {
 	if err != nil {
 		return err
 	}
-	ss, err := loadStudies(o.args)
+	files, err := loadSections(o.args)
 	if err != nil {
 		return err
 	}
+	if isStudyFile(files[0]) || isStudyFile(files[1]) {
+		return compareSections(o, files[0], files[1], spec)
+	}
+	ss := []*study.Sweep{files[0][0], files[1][0]}
 	write := study.WriteCompactCompare
 	if o.FullTable {
 		write = study.WriteCompare
@@ -67,12 +71,17 @@ func runCompare(o compareOptions) error {
 	if o.NoChart {
 		return nil
 	}
-	base := o.Chart
-	if base == "" {
-		a, b := o.args[0], o.args[1]
-		base = filepath.Join(filepath.Dir(a), stem(a)+"-vs-"+stem(b))
+	return drawChart(o.stdout, compareChartBase(o), ss, spec)
+}
+
+// compareChartBase is where a comparison's chart goes: --chart, else
+// next to A as A-vs-B.
+func compareChartBase(o compareOptions) string {
+	if o.Chart != "" {
+		return o.Chart
 	}
-	return drawChart(o.stdout, base, ss, spec)
+	a, b := o.args[0], o.args[1]
+	return filepath.Join(filepath.Dir(a), stem(a)+"-vs-"+stem(b))
 }
 
 // stem is a file's name without directory and extension.

@@ -51,6 +51,9 @@ type Sweep struct {
 	// Failures lists every attempt at a point that failed, in the order
 	// they ran, retried ones included (sweep --retries, --keep-going).
 	Failures []PointFailure `json:"failures,omitempty"`
+	// Section names the part of a study this sweep is (seq, random,
+	// shared, metadata); empty for a sweep of its own.
+	Section string `json:"section,omitempty"`
 
 	// Source is the file the sweep was loaded from ("" when run here);
 	// it names an unlabelled sweep in tables and charts.

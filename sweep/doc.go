@@ -14,4 +14,8 @@
 // point it cannot finish. A point that fails runs again on fresh ranks
 // (Plan.Retries), and one that failed every try either stops the sweep
 // or is recorded as failed while the rest run (Plan.KeepGoing).
+//
+// A study (RunStudy) is several sweeps, its sections, run in order on
+// one launch: every point of every section is checked before the first
+// runs, and the whole study is checkpointed after every point.
 package sweep

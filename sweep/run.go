@@ -58,6 +58,21 @@ type Plan struct {
 	Relaunch func(l coordinator.Launch) (coordinator.Launch, error)
 	// Retrying, when set, is told that a point failed and runs again.
 	Retrying func(o coordinator.Workload, attempt int, err error)
+	// NextEstimate, when set, estimates a point before any of this
+	// sweep's own has run (a study's later section, from what earlier
+	// sections measured), for the deadline.
+	NextEstimate func(o coordinator.Workload) time.Duration
+	// Section names the part of a study this sweep is ("" for none).
+	Section string
+}
+
+// nextEstimate is how long point o may take: by this sweep's points so
+// far, else by NextEstimate.
+func (p Plan) nextEstimate(points []*result.Job, o coordinator.Workload) time.Duration {
+	if est := estimate(points); est > 0 || p.NextEstimate == nil {
+		return est
+	}
+	return p.NextEstimate(o)
 }
 
 // Points returns the validated options of every point, in order. Each is
@@ -103,7 +118,7 @@ func (p Plan) NewSweep() *study.Sweep {
 	if b.FileSize != 0 {
 		setup.Sizing, setup.Total, setup.FileSize = study.SizingFileSize, 0, b.FileSize
 	}
-	sw := &study.Sweep{Version: b.Version, Kind: study.Kind, Label: b.Label,
+	sw := &study.Sweep{Version: b.Version, Kind: study.Kind, Label: b.Label, Section: p.Section,
 		Threads: append([]int(nil), p.Threads...), Setup: setup}
 	if len(p.Depths) > 1 {
 		sw.IODepths = append([]int(nil), p.Depths...)
@@ -134,7 +149,7 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 		sw.Complete = true
 		return sw, nil
 	}
-	if err := checkBudget(p.Deadline, time.Now(), estimate(p.Kept), pointText(points[0], len(p.Depths) > 1)); err != nil {
+	if err := checkBudget(p.Deadline, time.Now(), p.nextEstimate(p.Kept, points[0]), pointText(points[0], len(p.Depths) > 1)); err != nil {
 		sw.Error = err.Error()
 		return sw, err
 	}
@@ -174,7 +189,7 @@ func runPoints(ctx context.Context, r *ranks, p Plan, points []coordinator.Workl
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("sweep stopped before the point of %s: %w", pointText(o, len(p.Depths) > 1), err)
 		}
-		if err := checkBudget(p.Deadline, time.Now(), estimate(sw.Points), pointText(o, len(p.Depths) > 1)); err != nil {
+		if err := checkBudget(p.Deadline, time.Now(), p.nextEstimate(sw.Points, o), pointText(o, len(p.Depths) > 1)); err != nil {
 			return err
 		}
 		if p.Before != nil {

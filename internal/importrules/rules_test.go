@@ -39,6 +39,7 @@ var allowed = map[string][]string{
 	"settings":       {"internal/usage"},
 	"study":          {"figures", "internal/usage", "report", "result", "settings", "units", "wire"},
 	"sweep":          {"coordinator", "internal/usage", "result", "study", "units"},
+	"studyplan":      {},
 	"units":          {},
 	"uring":          {},
 	"wire":           {"clientcache", "nodefacts", "result", "settings"},
