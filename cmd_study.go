@@ -12,6 +12,7 @@ import (
 
 	"ioswarm/acceptance"
 	"ioswarm/internal/usage"
+	"ioswarm/settings"
 	"ioswarm/study"
 	"ioswarm/studyplan"
 	"ioswarm/sweep"
@@ -270,7 +271,7 @@ func studyOutput(o studyOptions, plan *studyplan.Plan) string {
 // section can judge: none runs that phase at that thread count.
 func checkStudyExpect(es []acceptance.Expectation, secs []sweep.Section) error {
 	for _, e := range es {
-		var phases []string
+		var phases settings.PhaseList
 		var threads []int
 		found := false
 		for _, s := range secs {

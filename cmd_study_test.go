@@ -12,6 +12,7 @@ import (
 	"ioswarm/coordinator"
 	"ioswarm/internal/usage"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/studyplan"
 	"ioswarm/sweep"
 )
@@ -83,7 +84,7 @@ func TestSectionSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := sec.Plan.Base
-	if b.Layout != "shared" || strings.Join(b.Phases, ",") != "write,read" || b.Block != 2<<20 || b.Iterations != 3 ||
+	if b.Layout != "shared" || b.Phases.String() != "write,read" || b.Block != 2<<20 || b.Iterations != 3 ||
 		b.Total != 8<<20 || b.RandTime != 2*time.Minute || len(sec.Plan.Threads) != 2 || sec.Plan.Threads[1] != 4 {
 		t.Errorf("shared section: layout %s phases %v block %d iterations %d total %d rand-time %v threads %v",
 			b.Layout, b.Phases, b.Block, b.Iterations, b.Total, b.RandTime, sec.Plan.Threads)
@@ -94,10 +95,10 @@ func TestSectionSettings(t *testing.T) {
 // before that, random phases take their time bound and bytes take the
 // measured sequential rate, or stay open until one is measured.
 func TestEstimateStudy(t *testing.T) {
-	seq := coordinator.Workload{Phases: []string{"write", "read"}, Total: 1 << 30, Block: 1 << 20, RandBlock: 4096,
+	seq := coordinator.Workload{Phases: settings.PhaseList{"write", "read"}, Total: 1 << 30, Block: 1 << 20, RandBlock: 4096,
 		Iterations: 1, Dir: t.TempDir(), DropCaches: "off"}
 	random := seq
-	random.Phases, random.RandTime = []string{"randwrite", "randread"}, time.Minute
+	random.Phases, random.RandTime = settings.PhaseList{"randwrite", "randread"}, time.Minute
 	secs := sectionsOf(seq, random)
 	left := estimateStudy(secs, [][]*result.Job{nil, nil})
 	if left.Points != 4 || left.Done != 0 || left.Known != 4*time.Minute || left.Unmeasured != 4 || left.Bytes != 2*(2<<30)+2*(1<<30) {

@@ -10,10 +10,10 @@ import (
 
 	"ioswarm/coordinator"
 	"ioswarm/internal/usage"
+	"ioswarm/settings"
 	"ioswarm/study"
 	"ioswarm/studyplan"
 	"ioswarm/sweep"
-	"ioswarm/wire"
 )
 
 // sectionDefaults are what each kind of section runs unless its plan
@@ -188,9 +188,9 @@ func (s *sectionFlags) any() bool {
 }
 
 // metadataOnly says whether every phase is a metadata phase.
-func metadataOnly(phases []string) bool {
+func metadataOnly(phases settings.PhaseList) bool {
 	for _, p := range phases {
-		if !wire.Phase(p).IsMeta() {
+		if !p.IsMeta() {
 			return false
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"ioswarm/report"
+	"ioswarm/settings"
 )
 
 // StudyKind is the "kind" of a study's result file: several sweeps (its
@@ -81,7 +82,7 @@ const SharedSection = "shared"
 // point.
 func (s *Study) Flatten() *Sweep {
 	f := &Sweep{Version: s.Version, Kind: Kind, Label: s.Label, Complete: s.Complete, Error: s.Error, Source: s.Source}
-	nn := map[string]bool{}
+	nn := map[settings.Phase]bool{}
 	for _, sec := range s.Sections {
 		if sec.Section != SharedSection {
 			for _, ph := range sec.Setup.Phases {
@@ -90,7 +91,7 @@ func (s *Study) Flatten() *Sweep {
 		}
 	}
 	for _, sec := range s.Sections {
-		if sec.Section == SharedSection && slices.ContainsFunc(sec.Setup.Phases, func(ph string) bool { return nn[ph] }) {
+		if sec.Section == SharedSection && slices.ContainsFunc(sec.Setup.Phases, func(ph settings.Phase) bool { return nn[ph] }) {
 			continue
 		}
 		if f.Setup.Phases == nil {
