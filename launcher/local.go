@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // Local runs ranks as child processes re-executing this binary.
@@ -30,7 +32,7 @@ func (l *Local) Prepare(ctx context.Context, targets []Target) ([]string, error)
 
 // Start implements Launcher.
 func (l *Local) Start(ctx context.Context, t Target, args []string, stdin []byte) (Proc, error) {
-	cmd := exec.Command(l.Binary, append([]string{"rank"}, args...)...)
+	cmd := exec.Command(l.Binary, append([]string{rankproto.Subcommand}, args...)...)
 	in, errOut, err := startChild(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("host %s rank %d: %w", t.Host, t.Rank, err)

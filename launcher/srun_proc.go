@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // Start implements Launcher: `srun ... <binary> rank args...` on t's node,
@@ -26,7 +28,7 @@ func (l *Srun) Start(ctx context.Context, t Target, args []string, stdin []byte)
 	if err != nil {
 		return nil, err
 	}
-	p, err := l.startStep(t, append(append([]string{exe, "rank"}, args...), l.copyArgs(exe)...))
+	p, err := l.startStep(t, append(append([]string{exe, rankproto.Subcommand}, args...), l.copyArgs(exe)...))
 	if err != nil {
 		return nil, fmt.Errorf("host %s rank %d: %w", t.Host, t.Rank, err)
 	}

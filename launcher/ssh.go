@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // SSH starts ranks over SSH. Prepare connects to every node in parallel,
@@ -274,7 +276,7 @@ func (l *SSH) Exec(ctx context.Context, t Target, args []string) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	out, err := n.conn.run(ctx, execCommand(n.exe, args), nil)
+	out, err := n.conn.run(ctx, rankproto.ExecCommand(n.exe, args), nil)
 	if err != nil {
 		return out, fmt.Errorf("host %s: %s %s: %w", t.Host, n.exe, strings.Join(args, " "), err)
 	}

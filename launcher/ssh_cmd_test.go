@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"ioswarm/rankproto"
 )
 
 func TestShellQuote(t *testing.T) {
@@ -26,8 +28,8 @@ func TestShellQuote(t *testing.T) {
 		{"~", "'~'"},
 	}
 	for _, c := range cases {
-		if got := quoteSh(c.in); got != c.want {
-			t.Errorf("quoteSh(%q) = %s, want %s", c.in, got, c.want)
+		if got := rankproto.QuoteSh(c.in); got != c.want {
+			t.Errorf("rankproto.QuoteSh(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}
 }
@@ -39,7 +41,7 @@ var oddWords = []string{"", " ", "it's", `back\slash`, "$HOME", "$(id)", "`id`",
 
 // The quoted command line, parsed by a real sh, gives back the very words.
 func TestCommandLineRoundTripsThroughSh(t *testing.T) {
-	line := shLine(append([]string{"printf", `%s\0`}, oddWords...)...)
+	line := rankproto.ShLine(append([]string{"printf", `%s\0`}, oddWords...)...)
 	out, err := exec.Command("sh", "-c", line).Output()
 	if err != nil {
 		t.Fatalf("sh -c %s: %v", line, err)
@@ -63,9 +65,9 @@ func TestRankCommandRunsExeWithArgsAndAnnouncesPID(t *testing.T) {
 	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("sh", "-c", rankCommand(exe, oddWords)).Output()
+	out, err := exec.Command("sh", "-c", rankproto.RankCommand(exe, oddWords)).Output()
 	if err != nil {
-		t.Fatalf("%s: %v", rankCommand(exe, oddWords), err)
+		t.Fatalf("%s: %v", rankproto.RankCommand(exe, oddWords), err)
 	}
 	first, rest, _ := strings.Cut(string(out), "\n")
 	second, rest, _ := strings.Cut(rest, "\n")
@@ -80,11 +82,11 @@ func TestRankCommandRunsExeWithArgsAndAnnouncesPID(t *testing.T) {
 }
 
 func TestExecAndKillCommands(t *testing.T) {
-	if got, want := execCommand("/x y/ioswarm", []string{"cleanup", "--dir", "/gpfs/a b"}),
+	if got, want := rankproto.ExecCommand("/x y/ioswarm", []string{"cleanup", "--dir", "/gpfs/a b"}),
 		`'/x y/ioswarm' cleanup --dir '/gpfs/a b'`; got != want {
 		t.Errorf("execCommand = %s, want %s", got, want)
 	}
-	if got := killCommand(4242); got != "kill -KILL -- -4242 2>/dev/null || kill -KILL 4242" {
+	if got := rankproto.KillCommand(4242); got != "kill -KILL -- -4242 2>/dev/null || kill -KILL 4242" {
 		t.Errorf("killCommand = %s", got)
 	}
 }
@@ -92,8 +94,8 @@ func TestExecAndKillCommands(t *testing.T) {
 // The scripts are single lines without "!" so that csh-family login shells
 // pass them to sh intact.
 func TestScriptsAreOneLineWithoutBang(t *testing.T) {
-	for name, s := range map[string]string{"probe": probeScript, "copy": copyScript, "start": startScript,
-		"fetch": fetchScript, "quick": quickText()} {
+	for name, s := range map[string]string{"probe": rankproto.ScriptText("probe.sh"), "copy": rankproto.CopyText(), "start": rankproto.StartText(),
+		"fetch": rankproto.FetchText(), "quick": rankproto.QuickText()} {
 		if strings.ContainsAny(s, "\n!") {
 			t.Errorf("%s script holds a newline or '!': %q", name, s)
 		}

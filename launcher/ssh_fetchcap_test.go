@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // endlessServer accepts one token line per connection and then streams
@@ -61,7 +63,7 @@ func TestFetchCutsAnEndlessStreamAtTheSize(t *testing.T) {
 	port, sent := endlessServer(t)
 	const size = 256 << 10
 	want := sha256Hex([]byte("the real binary"))
-	line := fetchCommand(want, "127.0.0.1", port, false, 30*time.Second, size)
+	line := rankproto.FetchCommand(want, "127.0.0.1", port, false, 30*time.Second, size)
 	_, errOut, err := runUnderSh(t, home, line, []byte(strings.Repeat("t", 32)+"\n"))
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 3 {
@@ -71,5 +73,5 @@ func TestFetchCutsAnEndlessStreamAtTheSize(t *testing.T) {
 		t.Errorf("stderr %q: want the hash of exactly the first %d bytes", errOut, size)
 	}
 	t.Logf("the server sent %d bytes before the fetch hung up", sent.Load())
-	assertNoTemp(t, home+"/"+cacheDir(want))
+	assertNoTemp(t, home+"/"+rankproto.CacheDir(want))
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"ioswarm/rankproto"
 )
 
 // fakeRank stands in for the ioswarm binary on the test server. As a rank
@@ -136,7 +138,7 @@ func holdProbesUntil(t *testing.T, s *testServer, n int) {
 	var mu sync.Mutex
 	arrived, all := 0, make(chan struct{})
 	g := func(command string) {
-		if !strings.Contains(command, cacheTag) {
+		if !strings.Contains(command, rankproto.ScriptText("lib/cachetag.sh")) {
 			return
 		}
 		mu.Lock()
@@ -166,7 +168,7 @@ func TestSSHCopiesOnceThenUsesVerifiedCache(t *testing.T) {
 		t.Errorf("addresses %v, want this end of the connection (127.0.0.1)", addrs)
 	}
 	b, _ := inspectBinary(bin, "")
-	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
+	cached := filepath.Join(s.home, rankproto.CacheDir(b.hash), "ioswarm")
 	st1, err := os.Stat(cached)
 	if err != nil {
 		t.Fatalf("no copy in the cache: %v; log:\n%s", err, log1.String())
@@ -191,7 +193,7 @@ func TestSSHReplacesTamperedCache(t *testing.T) {
 	bin := writeFakeRank(t)
 	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
 	b, _ := inspectBinary(bin, "")
-	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
+	cached := filepath.Join(s.home, rankproto.CacheDir(b.hash), "ioswarm")
 	if err := os.WriteFile(cached, []byte("#!/bin/sh\necho tampered\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +347,7 @@ func TestSSHStampCatchesSameSizeRewrite(t *testing.T) {
 	bin := writeFakeRank(t)
 	mustPrepare(t, testSSH(t, s, bin, &sshLog{}), sshTarget(s, 0))
 	b, _ := inspectBinary(bin, "")
-	cached := filepath.Join(s.home, cacheDir(b.hash), "ioswarm")
+	cached := filepath.Join(s.home, rankproto.CacheDir(b.hash), "ioswarm")
 	name, _ := os.ReadFile("/proc/sys/kernel/hostname")
 	stamp, err := os.ReadFile(cached + ".verified." + strings.TrimSpace(string(name)))
 	if err != nil || !strings.HasPrefix(string(stamp), b.hash+" ") {

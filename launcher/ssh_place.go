@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // placeStats counts, over one Prepare, how each node got its binary, and
@@ -55,7 +57,7 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 			l.trackProc(p)
 			procs = append(procs, p)
 			st.cached.Add(1)
-			exes = slices.Repeat([]string{cachedExe(home, l.build.hash)}, len(g))
+			exes = slices.Repeat([]string{rankproto.CachedExe(home, l.build.hash)}, len(g))
 		} else {
 			held = h
 			defer func() {
@@ -155,7 +157,7 @@ func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats,
 			paths = append(paths, p)
 		}
 	}
-	var ans probeAnswer
+	var ans rankproto.ProbeAnswer
 	if held != nil {
 		ans = held.ans
 	} else {
@@ -164,12 +166,12 @@ func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats,
 			return nil, err
 		}
 	}
-	if err := l.build.checkArch(ans.arch); err != nil {
+	if err := l.build.checkArch(ans.Arch); err != nil {
 		return nil, err
 	}
 	resolved := map[string]string{}
 	for i, p := range paths {
-		exe, err := l.settle(ctx, c, p, ans, ans.states[i], st, held)
+		exe, err := l.settle(ctx, c, p, ans, ans.States[i], st, held)
 		if err != nil {
 			return nil, err
 		}
@@ -182,22 +184,15 @@ func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats,
 	return exes, nil
 }
 
-// probeAnswer is what the probe script reports about a node.
-type probeAnswer struct {
-	arch, home string
-	tag        string   // the cache directory's tag; "" when it has none
-	states     []string // per path: its SHA-256, "absent" or "nosha"
-}
-
 // probe runs the probe script for paths ("" is the cached copy).
-func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (probeAnswer, error) {
+func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (rankproto.ProbeAnswer, error) {
 	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
-	out, err := c.run(pctx, probeCommand(l.build.hash, l.build.unames, paths), nil)
+	out, err := c.run(pctx, rankproto.ProbeCommand(l.build.hash, l.build.unames, paths), nil)
 	cancel()
 	if err != nil {
-		return probeAnswer{}, fmt.Errorf("probing the node: %w", err)
+		return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: %w", err)
 	}
-	return parseProbe(out, len(paths))
+	return rankproto.ParseProbe(out, len(paths))
 }
 
 // probeTimeout bounds a session that probes a node. A dead link is the
@@ -205,64 +200,38 @@ func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (probeAnswe
 // hangs in the probe (a home on a dead NFS).
 func (l *SSH) probeTimeout() time.Duration { return l.connectTimeout() + time.Minute }
 
-// parseProbe reads the probe script's answer about n paths.
-func parseProbe(out []byte, n int) (probeAnswer, error) {
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 3+n {
-		return probeAnswer{}, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)", out)
-	}
-	a := probeAnswer{arch: lines[0], home: lines[1], states: lines[3:]}
-	if validTag(lines[2]) {
-		a.tag = lines[2]
-	}
-	return a, nil
-}
-
-// validTag accepts what cacheTag makes: 16 lowercase hex digits.
-func validTag(s string) bool {
-	if len(s) != 16 {
-		return false
-	}
-	for _, r := range s {
-		if !strings.ContainsRune("0123456789abcdef", r) {
-			return false
-		}
-	}
-	return true
-}
-
 // settle decides about one candidate binary given the probe's answer
 // (state): use it, copy this build, or fail.
-func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans probeAnswer, state string, st *placeStats, held *heldProbe) (string, error) {
-	home := ans.home
+func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans rankproto.ProbeAnswer, state string, st *placeStats, held *heldProbe) (string, error) {
+	home := ans.Home
 	hash := l.build.hash
 	if exe != "" {
 		st.preinstalled.Add(1)
 		switch state {
-		case "absent":
+		case rankproto.StateAbsent:
 			return "", fmt.Errorf("preinstalled binary %s (--remote-bin): not an executable file on the node", exe)
-		case hash, "nosha":
+		case hash, rankproto.StateNoSHA:
 			return exe, nil
 		}
 		return "", fmt.Errorf("preinstalled binary %s (--remote-bin) is another build (sha256 %s) than this "+
 			"ioswarm (sha256 %s); install this very binary there", exe, shortHash(state), shortHash(hash))
 	}
-	cached := cachedExe(home, hash)
-	if strings.HasPrefix(state, "unsafe ") {
-		return "", unsafeCache(state)
+	cached := rankproto.CachedExe(home, hash)
+	if rankproto.IsUnsafe(state) {
+		return "", rankproto.UnsafeCacheError(state)
 	}
 	switch state {
 	case hash:
 		st.cached.Add(1)
 		return cached, nil
-	case "nosha":
+	case rankproto.StateNoSHA:
 		return "", errors.New("neither openssl nor sha256sum is installed on the node, so a copy of ioswarm cannot be " +
 			"verified there (install coreutils, or install ioswarm and pass --remote-bin)")
-	case "absent":
+	case rankproto.StateAbsent:
 	default:
 		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, shortHash(state), shortHash(hash))
 	}
-	if err := l.copyOnce(ctx, c, ans.tag, st, held); err != nil {
+	if err := l.copyOnce(ctx, c, ans.Tag, st, held); err != nil {
 		return "", err
 	}
 	return cached, nil
@@ -291,42 +260,21 @@ func (l *SSH) copyTo(ctx context.Context, c *sshConn) error {
 		return fmt.Errorf("copying ioswarm: %w", err)
 	}
 	defer f.Close()
-	cctx, cancel := context.WithTimeoutCause(ctx, copyTimeout,
-		fmt.Errorf("copy not done within %v", copyTimeout))
+	cctx, cancel := context.WithTimeoutCause(ctx, rankproto.CopyTimeout,
+		fmt.Errorf("copy not done within %v", rankproto.CopyTimeout))
 	defer cancel()
-	out, err := c.run(cctx, copyCommand(l.build.hash), f)
+	out, err := c.run(cctx, rankproto.CopyCommand(l.build.hash), f)
 	if err != nil {
-		return fmt.Errorf("copying ioswarm to ~/%s on the node: %w", cacheDir(l.build.hash), err)
+		return fmt.Errorf("copying ioswarm to ~/%s on the node: %w", rankproto.CacheDir(l.build.hash), err)
 	}
 	got := strings.TrimSpace(string(out))
 	switch {
-	case strings.HasPrefix(got, "unsafe "):
-		return unsafeCache(got)
-	case got != "placed":
+	case rankproto.IsUnsafe(got):
+		return rankproto.UnsafeCacheError(got)
+	case got != rankproto.Placed:
 		return fmt.Errorf("copying ioswarm to the node: unexpected answer %q", got)
 	}
 	return nil
-}
-
-// unsafeCache turns the scripts' "unsafe OWNER UID MODE TYPE PATH" into
-// the one-line refusal a user reads: which path, why it matters, the fix.
-func unsafeCache(state string) error {
-	f := strings.SplitN(state, " ", 6)
-	if len(f) != 6 {
-		return fmt.Errorf("the cached ioswarm is not private to you (%s); remove ~/.cache/ioswarm and run again", state)
-	}
-	owner, uid, mode, typ, p := f[1], f[2], f[3], f[4], f[5]
-	why := fmt.Sprintf("is owned by uid %s, not by you (uid %s)", owner, uid)
-	fix := fmt.Sprintf("remove it (rm -rf %s)", quoteSh(p))
-	switch {
-	case typ == "l":
-		why = "is a symbolic link"
-	case owner == uid:
-		why = fmt.Sprintf("has mode %s: group or others may write to it", mode)
-		fix = fmt.Sprintf("make it private (chmod go-w %s) or remove it (rm -rf %s)", quoteSh(p), quoteSh(p))
-	}
-	return fmt.Errorf("refusing the ioswarm cache: %s %s, so another user could change what runs as you; "+
-		"%s and run again", p, why, fix)
 }
 
 func shortHash(hash string) string {

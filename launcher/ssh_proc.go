@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"ioswarm/rankproto"
 )
 
 // sshProc is a rank running in an SSH session. Its standard input is the
@@ -35,7 +37,7 @@ func startRank(c *sshConn, t Target, exe string, args []string, stdin []byte, lo
 	if err != nil {
 		return nil, c.sessionError(err)
 	}
-	in, out, errOut, err := c.pipedStart(sess, rankCommand(exe, args))
+	in, out, errOut, err := c.pipedStart(sess, rankproto.RankCommand(exe, args))
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +155,7 @@ func (p *sshProc) kill() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), p.grace+time.Second)
 	defer cancel()
-	_, _ = p.conn.run(ctx, killCommand(int(pid)), nil)
+	_, _ = p.conn.run(ctx, rankproto.KillCommand(int(pid)), nil)
 }
 
 func firstError(errs ...error) error {

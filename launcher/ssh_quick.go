@@ -5,17 +5,17 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"ioswarm/rankproto"
 )
 
 // quickStart starts t's rank from the node's cached copy in the session
-// that finds it verified (quickScript), and returns the rank and the
+// that finds it verified (rankproto's quick.sh), and returns the rank and the
 // node's home directory. When the node has no stamped copy, the same
 // session probes the node instead, and quickStart returns no rank but the
 // probe's answer in that session, held open: place goes on from the
@@ -35,7 +35,7 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 	// watch starts before the command does: sshd's answer to the start
 	// may never come either.
 	stopWatch := c.watchSession(pctx, sess, "the probe")
-	in, out, errOut, err := c.pipedStart(sess, quickCommand(l.build.hash, l.build.unames, args))
+	in, out, errOut, err := c.pipedStart(sess, rankproto.QuickCommand(l.build.hash, l.build.unames, args))
 	if err != nil {
 		if !stopWatch() {
 			return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
@@ -51,7 +51,7 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 	br := bufio.NewReaderSize(out, 4096)
 	first, readErr := br.ReadString('\n')
 	first = strings.TrimSuffix(first, "\n")
-	if pid, home, ok := startLine(first); ok && readErr == nil && stopWatch() {
+	if pid, home, ok := rankproto.ParseStart(first); ok && readErr == nil && stopWatch() {
 		p := rankInSession(c, sess, in, held, stderrDone, pid, l.Grace)
 		drainOutput(br)
 		if err := p.send(stdin); err != nil {
@@ -61,14 +61,14 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 	}
 	// A probe of the cached copy answers four lines, then waits.
 	var answer string
-	if first == "probe" && readErr == nil {
-		answer, readErr = readLines(br, 4)
+	if first == rankproto.Probe && readErr == nil {
+		answer, readErr = readLines(br, rankproto.QuickProbeLines)
 		if readErr == nil {
 			if !stopWatch() {
 				sess.Close()
 				return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
 			}
-			ans, err := parseProbe([]byte(answer), 1)
+			ans, err := rankproto.ParseProbe([]byte(answer), 1)
 			if err != nil {
 				sess.Close()
 				return nil, "", nil, err
@@ -79,7 +79,7 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 	}
 	// Anything else ends the session at once, since a rank may be waiting
 	// behind it; a probe cut short is read to its end.
-	if first != "probe" {
+	if first != rankproto.Probe {
 		sess.Close()
 	}
 	rest := cappedBuffer{}
@@ -91,14 +91,14 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 	if !stopWatch() {
 		return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
 	}
-	if waitErr != nil && (first == "" || first == "probe") {
+	if waitErr != nil && (first == "" || first == rankproto.Probe) {
 		return nil, "", nil, fmt.Errorf("probing the node: %s%s", c.exitError(waitErr), stderrTail(held.text()))
 	}
 	return nil, "", nil, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)",
 		first+"\n"+rest.String())
 }
 
-// rankInSession makes the rank that quickScript started in sess (its
+// rankInSession makes the rank that quick.sh started in sess (its
 // "start" line read from out) a rank like any other: its standard error
 // forwarded, its end recorded. Its output is the caller's to read or
 // drain (drainOutput).
@@ -137,7 +137,7 @@ func drainOutput(out io.Reader) { go func() { _, _ = io.Copy(io.Discard, out) }(
 // probes again (probe) when asked, and its rank may serve the copy to
 // other nodes (promiseServer, serve).
 type heldProbe struct {
-	ans        probeAnswer
+	ans        rankproto.ProbeAnswer
 	conn       *sshConn
 	sess       *ssh.Session
 	in         io.WriteCloser
@@ -157,7 +157,7 @@ type heldProbe struct {
 // start has the held session start the rank from the copy now in place
 // and then writes the rank's input to it.
 func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
-	if _, err := io.WriteString(h.in, "go\n"); err != nil {
+	if _, err := io.WriteString(h.in, rankproto.Go); err != nil {
 		h.close()
 		return nil, fmt.Errorf("starting the rank: %w", h.conn.sessionError(err))
 	}
@@ -170,7 +170,7 @@ func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
 		return nil, fmt.Errorf("starting the rank: %w", context.Cause(sctx))
 	}
 	line = strings.TrimSuffix(line, "\n")
-	if pid, _, ok := startLine(line); ok && err == nil {
+	if pid, _, ok := rankproto.ParseStart(line); ok && err == nil {
 		p := rankInSession(h.conn, h.sess, h.in, h.held, h.stderrDone, pid, h.grace)
 		if err := p.send(h.stdin); err != nil {
 			h.unpromise()
@@ -241,8 +241,8 @@ func (h *heldProbe) serve(ctx context.Context) {
 		answer <- strings.TrimSuffix(line, "\n")
 		_, _ = io.Copy(io.Discard, out)
 	}()
-	stop := func() { _, _ = io.WriteString(in, "unserve\n") }
-	if _, err := io.WriteString(in, "serve "+t.token+"\n"); err != nil {
+	stop := func() { _, _ = io.WriteString(in, rankproto.Unserve) }
+	if _, err := io.WriteString(in, rankproto.ServeRequest(t.token)); err != nil {
 		t.endFetch()
 		return
 	}
@@ -252,50 +252,44 @@ func (h *heldProbe) serve(ctx context.Context) {
 		var line string
 		select {
 		case line = <-answer:
-		case <-time.After(serveAnswerWait):
+		case <-time.After(rankproto.ServeAnswerWait):
 			stop()
 			return
 		case <-ctx.Done():
 			stop()
 			return
 		}
-		port, err := strconv.Atoi(strings.TrimPrefix(line, "serving "))
-		if err != nil || !strings.HasPrefix(line, "serving ") || port <= 0 {
+		port, ok := rankproto.ParseServing(line)
+		if !ok {
 			return
 		}
 		t.addNode(name, host, port, stop)
 	}()
 }
 
-// serveAnswerWait bounds the wait for a rank's "serving PORT": it comes
-// as soon as the rank has started and read its input (before it hashes
-// its image), well within this on a loaded node; a rank slower than that
-// serves no one.
-const serveAnswerWait = 10 * time.Second
-
 // probe has the held session probe the node's cached copy again and
 // returns its answer. A session that fails to answer is closed (dead).
-func (h *heldProbe) probe(ctx context.Context) (probeAnswer, error) {
-	if _, err := io.WriteString(h.in, "probe\n"); err != nil {
+func (h *heldProbe) probe(ctx context.Context) (rankproto.ProbeAnswer, error) {
+	if _, err := io.WriteString(h.in, rankproto.Probe+"\n"); err != nil {
 		h.close()
-		return probeAnswer{}, fmt.Errorf("probing the node: %w", h.conn.sessionError(err))
+		return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: %w", h.conn.sessionError(err))
 	}
 	pctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	stopWatch := h.conn.watchSession(pctx, h.sess, "the probe")
-	answer, err := readLines(h.out, 4)
+	answer, err := readLines(h.out, rankproto.QuickProbeLines)
 	if err != nil {
 		h.close()
 		if !stopWatch() {
-			return probeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+			return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
 		}
-		return probeAnswer{}, fmt.Errorf("probing the node: the session ended%s", stderrTail(h.held.text()))
+		return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: the session ended%s", stderrTail(h.held.text()))
 	}
 	if !stopWatch() {
 		h.close()
-		return probeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+		return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
 	}
-	ans, err := parseProbe([]byte(answer), 1)
+	ans, err := rankproto.ParseProbe([]byte(answer), 1)
 	if err != nil {
 		h.close()
 	}
@@ -303,14 +297,12 @@ func (h *heldProbe) probe(ctx context.Context) (probeAnswer, error) {
 }
 
 // fetch has the held session place the copy streamed from host:port (see
-// quickTail), within limit for the stream and cut at size bytes, and returns the script's
+// rankproto's quick.sh), within limit for the stream and cut at size bytes, and returns the script's
 // answer: "placed" when the copy is in place. A session that fails to
 // answer in time is closed (dead): the node's rank then needs a session
 // of its own.
 func (h *heldProbe) fetch(ctx context.Context, host string, port int, token string, limit, connect time.Duration, size int64) (string, error) {
-	secs := strconv.Itoa(max(int(limit/time.Second), 1))
-	line := "fetch " + host + " " + strconv.Itoa(port) + " " + secs + " " + strconv.FormatInt(size, 10)
-	if _, err := io.WriteString(h.in, line+"\n"+token+"\n"); err != nil {
+	if _, err := io.WriteString(h.in, rankproto.FetchRequest(host, port, limit, size, token)); err != nil {
 		h.close()
 		return "", h.conn.sessionError(err)
 	}
@@ -329,11 +321,11 @@ func (h *heldProbe) fetch(ctx context.Context, host string, port int, token stri
 			return answer, fmt.Errorf("the session ended%s", stderrTail(strings.Join(said, "\n")))
 		}
 		line = strings.TrimSuffix(line, "\n")
-		status, ok := strings.CutPrefix(line, "fetched ")
+		status, ok := rankproto.ParseFetched(line)
 		if !ok {
-			if answer == "" && (line == "placed" || line == "notools" || strings.HasPrefix(line, "unsafe ")) {
+			if answer == "" && rankproto.IsFetchAnswer(line) {
 				answer = line
-			} else if len(said) < maxHeldLines {
+			} else if len(said) < rankproto.MaxHeldLines {
 				said = append(said, line)
 			}
 			continue
@@ -347,24 +339,11 @@ func (h *heldProbe) fetch(ctx context.Context, host string, port int, token stri
 			return answer, fmt.Errorf("exit status %s%s", status, stderrTail(strings.Join(said, "\n")))
 		case answer == "":
 			return "", fmt.Errorf("the script gave no answer%s", stderrTail(strings.Join(said, "\n")))
-		case answer != "placed": // the node's shortcoming (notools, unsafe): fetch says which
+		case answer != rankproto.Placed: // the node's shortcoming (notools, unsafe): fetch says which
 			return answer, fmt.Errorf("answer %q", answer)
 		}
 		return answer, nil
 	}
-}
-
-// startLine parses quickScript's "start PID HOME".
-func startLine(s string) (pid int, home string, ok bool) {
-	f := strings.SplitN(s, " ", 3)
-	if len(f) != 3 || f[0] != "start" || !path.IsAbs(f[2]) {
-		return 0, "", false
-	}
-	pid, err := strconv.Atoi(f[1])
-	if err != nil || pid <= 1 {
-		return 0, "", false
-	}
-	return pid, f[2], true
 }
 
 // heldLines holds a session's standard error until the session turns out
@@ -380,9 +359,6 @@ type heldLines struct {
 	fwd   bool
 }
 
-// maxHeldLines bounds what a probe's standard error may hold in memory.
-const maxHeldLines = 64
-
 // read takes r's lines until it ends.
 func (h *heldLines) read(r io.Reader) {
 	sc := bufio.NewScanner(r)
@@ -391,7 +367,7 @@ func (h *heldLines) read(r io.Reader) {
 		h.mu.Lock()
 		if h.fwd {
 			h.log.RankLine(h.host, h.rank, sc.Text())
-		} else if len(h.lines) < maxHeldLines {
+		} else if len(h.lines) < rankproto.MaxHeldLines {
 			h.lines = append(h.lines, sc.Text())
 		}
 		h.mu.Unlock()

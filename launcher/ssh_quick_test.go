@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // startOne prepares and starts one rank on s with PrepareStart, the rank
@@ -69,7 +71,7 @@ func TestSSHWarmStartTakesOneSession(t *testing.T) {
 	}
 
 	b, _ := inspectBinary(bin, "")
-	stamps, _ := filepath.Glob(filepath.Join(s.home, cacheDir(b.hash), "ioswarm.verified.*"))
+	stamps, _ := filepath.Glob(filepath.Join(s.home, rankproto.CacheDir(b.hash), "ioswarm.verified.*"))
 	if len(stamps) != 1 {
 		t.Fatalf("stamps %q, want one", stamps)
 	}

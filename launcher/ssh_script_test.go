@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // runUnderSh runs a command line under sh with HOME set, as a node would.
@@ -33,11 +35,11 @@ func TestCopyScriptPlacesVerifiedPrivateCopy(t *testing.T) {
 	home := t.TempDir()
 	data := []byte("#!/bin/sh\necho hi\n")
 	hash := sha256Hex(data)
-	out, errOut, err := runUnderSh(t, home, copyCommand(hash), data)
+	out, errOut, err := runUnderSh(t, home, rankproto.CopyCommand(hash), data)
 	if err != nil || strings.TrimSpace(out) != "placed" {
 		t.Fatalf("copy: %v, out %q, stderr %q", err, out, errOut)
 	}
-	final := filepath.Join(home, cacheDir(hash), "ioswarm")
+	final := filepath.Join(home, rankproto.CacheDir(hash), "ioswarm")
 	got, err := os.ReadFile(final)
 	if err != nil || string(got) != string(data) {
 		t.Fatalf("placed file %q, %v", got, err)
@@ -56,14 +58,14 @@ func TestCopyScriptPlacesVerifiedPrivateCopy(t *testing.T) {
 func TestCopyScriptRefusesWrongHash(t *testing.T) {
 	home := t.TempDir()
 	want := sha256Hex([]byte("the real binary"))
-	_, errOut, err := runUnderSh(t, home, copyCommand(want), []byte("something else"))
+	_, errOut, err := runUnderSh(t, home, rankproto.CopyCommand(want), []byte("something else"))
 	if err == nil {
 		t.Fatal("copy of the wrong bytes succeeded")
 	}
 	if !strings.Contains(errOut, sha256Hex([]byte("something else"))) {
 		t.Errorf("stderr %q does not name the copy's hash", errOut)
 	}
-	dir := filepath.Join(home, cacheDir(want))
+	dir := filepath.Join(home, rankproto.CacheDir(want))
 	if _, err := os.Stat(filepath.Join(dir, "ioswarm")); !os.IsNotExist(err) {
 		t.Errorf("a wrong copy took the final name (stat: %v)", err)
 	}
@@ -84,18 +86,18 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 	home := t.TempDir()
 	data := []byte("#!/bin/sh\n")
 	hash := sha256Hex(data)
-	if _, _, err := runUnderSh(t, home, copyCommand(hash), data); err != nil {
+	if _, _, err := runUnderSh(t, home, rankproto.CopyCommand(hash), data); err != nil {
 		t.Fatal(err)
 	}
 	plain := filepath.Join(t.TempDir(), "not executable")
 	os.WriteFile(plain, data, 0o644)
-	out, errOut, err := runUnderSh(t, home, probeCommand(hash, nil, []string{"", "/no/such/ioswarm", plain}), nil)
+	out, errOut, err := runUnderSh(t, home, rankproto.ProbeCommand(hash, nil, []string{"", "/no/such/ioswarm", plain}), nil)
 	if err != nil {
 		t.Fatalf("probe: %v: %s", err, errOut)
 	}
 	uname, _ := exec.Command("uname", "-m").Output()
 	lines := strings.Split(out, "\n")
-	if len(lines) != 7 || !validTag(lines[2]) {
+	if len(lines) != 7 || !rankproto.ValidTag(lines[2]) {
 		t.Fatalf("probe printed %q; want 6 lines, the third a cache tag", out)
 	}
 	want := strings.Join([]string{strings.TrimSpace(string(uname)), home, lines[2], hash, "absent", "absent"}, "\n") + "\n"
@@ -103,7 +105,7 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 		t.Errorf("probe printed\n%q\nwant\n%q", out, want)
 	}
 	name, _ := os.ReadFile("/proc/sys/kernel/hostname")
-	stamp := filepath.Join(home, cacheDir(hash), "ioswarm.verified."+strings.TrimSpace(string(name)))
+	stamp := filepath.Join(home, rankproto.CacheDir(hash), "ioswarm.verified."+strings.TrimSpace(string(name)))
 	if got, err := os.ReadFile(stamp); err != nil || !strings.HasPrefix(string(got), hash+" ") {
 		t.Errorf("this node's stamp %s: %q, %v", stamp, got, err)
 	}
@@ -111,7 +113,7 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 	// reading the copy: with other bytes in the copy than the hash says,
 	// the probe still answers the stamp's hash. (That is what spares the
 	// hashing; any write to the copy moves its change time and voids it.)
-	cached := filepath.Join(home, cacheDir(hash), "ioswarm")
+	cached := filepath.Join(home, rankproto.CacheDir(hash), "ioswarm")
 	if err := os.WriteFile(cached, []byte("other bytes"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +124,7 @@ func TestProbeScriptReportsArchHomeAndHashes(t *testing.T) {
 	if err := os.WriteFile(stamp, []byte(hash+" "+string(fid)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, err = runUnderSh(t, home, probeCommand(hash, nil, []string{""}), nil)
+	out, errOut, err = runUnderSh(t, home, rankproto.ProbeCommand(hash, nil, []string{""}), nil)
 	if lines := strings.Split(out, "\n"); err != nil || len(lines) < 4 || lines[3] != hash {
 		t.Errorf("with a matching stamp the probe printed %q (%v: %s); want the stamp's hash, unread", out, err, errOut)
 	}
@@ -142,7 +144,7 @@ func TestProbeStampsOnlyOnTheBuildsArchitecture(t *testing.T) {
 		stamps bool
 	}{{[]string{"pdp11", "vax"}, false}, {[]string{"pdp11", thisUname(t)}, true}, {nil, true}} {
 		os.Remove(stamp)
-		out, errOut, err := runUnderSh(t, home, probeCommand(hash, tc.unames, []string{""}), nil)
+		out, errOut, err := runUnderSh(t, home, rankproto.ProbeCommand(hash, tc.unames, []string{""}), nil)
 		if lines := strings.Split(out, "\n"); err != nil || len(lines) < 4 || lines[3] != hash {
 			t.Fatalf("unames %q: probe printed %q (%v: %s)", tc.unames, out, err, errOut)
 		}
@@ -164,7 +166,7 @@ func TestCacheTagOnePerDirectory(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, errOut, err := runUnderSh(t, shared, shScript(cacheTag), nil)
+			out, errOut, err := runUnderSh(t, shared, rankproto.ShScript(rankproto.ScriptText("lib/cachetag.sh")), nil)
 			if err != nil {
 				t.Errorf("tag: %v: %s", err, errOut)
 			}
@@ -173,22 +175,22 @@ func TestCacheTagOnePerDirectory(t *testing.T) {
 	}
 	wg.Wait()
 	for _, tag := range tags {
-		if !validTag(tag) || tag != tags[0] {
+		if !rankproto.ValidTag(tag) || tag != tags[0] {
 			t.Fatalf("tags of one directory: %q", tags)
 		}
 	}
 	if st, err := os.Stat(filepath.Join(shared, ".cache", "ioswarm", "id")); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("tag file: %v, %v; want mode 0600", st, err)
 	}
-	other, _, _ := runUnderSh(t, t.TempDir(), shScript(cacheTag), nil)
-	if other = strings.TrimSpace(other); !validTag(other) || other == tags[0] {
+	other, _, _ := runUnderSh(t, t.TempDir(), rankproto.ShScript(rankproto.ScriptText("lib/cachetag.sh")), nil)
+	if other = strings.TrimSpace(other); !rankproto.ValidTag(other) || other == tags[0] {
 		t.Errorf("another directory's tag %q (shared one %q)", other, tags[0])
 	}
 	readOnly := t.TempDir()
 	os.Chmod(readOnly, 0o500)
 	defer os.Chmod(readOnly, 0o700)
 	if os.Getuid() != 0 { // root writes anywhere
-		if out, _, _ := runUnderSh(t, readOnly, shScript(cacheTag), nil); strings.TrimSpace(out) != "-" {
+		if out, _, _ := runUnderSh(t, readOnly, rankproto.ShScript(rankproto.ScriptText("lib/cachetag.sh")), nil); strings.TrimSpace(out) != "-" {
 			t.Errorf("a home that cannot hold a tag printed %q, want -", out)
 		}
 	}
@@ -220,7 +222,7 @@ func TestCopyScriptPrunesStaleBuilds(t *testing.T) {
 	notBuild := build("notes", old)
 
 	data := []byte("#!/bin/sh\necho new\n")
-	out, errOut, err := runUnderSh(t, home, copyCommand(sha256Hex(data)), data)
+	out, errOut, err := runUnderSh(t, home, rankproto.CopyCommand(sha256Hex(data)), data)
 	if err != nil || strings.TrimSpace(out) != "placed" {
 		t.Fatalf("copy: %v, out %q, stderr %q", err, out, errOut)
 	}
@@ -238,7 +240,7 @@ func TestCopyScriptPrunesStaleBuilds(t *testing.T) {
 // the home directory: no cache directory, no tag.
 func TestProbeOfPreinstalledWritesNothing(t *testing.T) {
 	home := t.TempDir()
-	out, errOut, err := runUnderSh(t, home, probeCommand(sha256Hex([]byte("x")), nil, []string{"/no/such/ioswarm"}), nil)
+	out, errOut, err := runUnderSh(t, home, rankproto.ProbeCommand(sha256Hex([]byte("x")), nil, []string{"/no/such/ioswarm"}), nil)
 	if err != nil {
 		t.Fatalf("probe: %v: %s", err, errOut)
 	}

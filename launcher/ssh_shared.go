@@ -3,6 +3,8 @@ package launcher
 import (
 	"context"
 	"sync"
+
+	"ioswarm/rankproto"
 )
 
 // sharedCopies tracks, during one Prepare, the copy made into each cache
@@ -67,7 +69,7 @@ func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeSta
 			if err != nil {
 				return err
 			}
-			if ans.states[0] == l.build.hash {
+			if ans.States[0] == l.build.hash {
 				st.viaShared.Add(1)
 				return nil
 			}
@@ -83,7 +85,7 @@ func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeSta
 // reprobe probes c's node for the cached copy again: in held, the node's
 // waiting quick start session, where there is one, else in a session of
 // its own.
-func (l *SSH) reprobe(ctx context.Context, c *sshConn, held *heldProbe) (probeAnswer, error) {
+func (l *SSH) reprobe(ctx context.Context, c *sshConn, held *heldProbe) (rankproto.ProbeAnswer, error) {
 	if !held.alive() {
 		return l.probe(ctx, c, []string{""})
 	}

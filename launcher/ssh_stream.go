@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/crypto/ssh"
+
+	"ioswarm/rankproto"
 )
 
 // sshStream is the SSH side of a Stream.
@@ -41,7 +43,7 @@ func (l *SSH) Stream(ctx context.Context, t Target, args []string) (*Stream, err
 		sess.Close()
 		return nil, fmt.Errorf("%s: %w", s.what, c.sessionError(err))
 	}
-	if err := sess.Start(execCommand(n.exe, args)); err != nil {
+	if err := sess.Start(rankproto.ExecCommand(n.exe, args)); err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("%s: %w", s.what, c.sessionError(err))
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"ioswarm/binserve"
+	"ioswarm/rankproto"
 )
 
 // Copies spread like a tree. The coordinator serves its binary over a
@@ -309,11 +309,11 @@ func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree, held *heldProb
 			t.addNode(c.name, node.IP.String(), f.port, f.end)
 		}
 		return true, nil
-	case f.answer == "notools":
+	case f.answer == rankproto.NoTools:
 		t.giveBack(s) // the node's shortcoming, not the server's
-	case strings.HasPrefix(f.answer, "unsafe "):
+	case rankproto.IsUnsafe(f.answer):
 		t.giveBack(s) // the server is fine; the node's cache is not
-		return false, unsafeCache(f.answer)
+		return false, rankproto.UnsafeCacheError(f.answer)
 	default:
 		t.release(s, false)
 	}
@@ -361,7 +361,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 		sess.Close()
 		return fetched{}, c.sessionError(err)
 	}
-	if err := sess.Start(fetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port, serve, limit, l.build.size)); err != nil {
+	if err := sess.Start(rankproto.FetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port, serve, limit, l.build.size)); err != nil {
 		sess.Close()
 		return fetched{}, c.sessionError(err)
 	}
@@ -417,7 +417,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 		}
 	}
 	answer, err := next()
-	if err != nil || answer != "placed" {
+	if err != nil || answer != rankproto.Placed {
 		return failed(answer, err)
 	}
 	end := func() { in.Close(); _ = endSession(sess) }
@@ -426,8 +426,8 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 		return fetched{answer: answer}, nil
 	}
 	line, err := next()
-	port, perr := strconv.Atoi(strings.TrimPrefix(line, "serving "))
-	if err != nil || perr != nil || !strings.HasPrefix(line, "serving ") || port <= 0 {
+	port, ok := rankproto.ParseServing(line)
+	if err != nil || !ok {
 		end() // placed, but serving nothing: the copy is in place either way
 		return fetched{answer: answer}, nil
 	}
@@ -437,7 +437,7 @@ func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token s
 // fetchFailure says in a few words why a fetch failed.
 func fetchFailure(err error, answer string) string {
 	switch {
-	case answer == "notools":
+	case answer == rankproto.NoTools:
 		return "the node lacks bash or timeout"
 	case err == nil:
 		return fmt.Sprintf("unexpected answer %q", answer)
@@ -505,3 +505,15 @@ func (t *copyTree) close() {
 		root.Wait()
 	}
 }
+
+// fetchTimeout bounds one fetch from another node: 16 MiB take well under
+// a second on a cluster network, and a server that stopped answering must
+// not hold the node long before it gets its copy over SSH. Until a fetch
+// from a kind of server (the coordinator, or nodes) has worked, its
+// fetches get untriedTimeout: a firewall that drops the packets of those
+// ports makes a connect hang, not fail, and the two fetches that rule a
+// kind out should not hold a launch for long.
+const (
+	fetchTimeout   = 30 * time.Second
+	untriedTimeout = 10 * time.Second
+)

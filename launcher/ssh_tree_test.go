@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // fetches counts the fetch sessions a test server was asked to run (a
@@ -49,7 +51,7 @@ func TestSSHTreeStreamsTheCopy(t *testing.T) {
 	s, bin, l, log := treeLauncher(t)
 	mustPrepare(t, l, sshTarget(s, 0))
 	b, _ := inspectBinary(bin, "")
-	got, err := os.ReadFile(filepath.Join(s.home, cacheDir(b.hash), "ioswarm"))
+	got, err := os.ReadFile(filepath.Join(s.home, rankproto.CacheDir(b.hash), "ioswarm"))
 	want, _ := os.ReadFile(bin)
 	if err != nil || string(got) != string(want) {
 		t.Fatalf("the cached copy is not the build (%v); log:\n%s", err, log.String())

@@ -7,24 +7,26 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // placeBuild copies data into home's cache with the copy script, as a
 // first run does, and returns the cached copy's path.
 func placeBuild(t *testing.T, home string, data []byte) string {
 	t.Helper()
-	out, errOut, err := runUnderSh(t, home, copyCommand(sha256Hex(data)), data)
+	out, errOut, err := runUnderSh(t, home, rankproto.CopyCommand(sha256Hex(data)), data)
 	if err != nil || strings.TrimSpace(out) != "placed" {
 		t.Fatalf("copy: %v, out %q, stderr %q", err, out, errOut)
 	}
-	return filepath.Join(home, cacheDir(sha256Hex(data)), "ioswarm")
+	return filepath.Join(home, rankproto.CacheDir(sha256Hex(data)), "ioswarm")
 }
 
 // probeCached runs the probe on the cached copy only and returns its
 // answer about it.
 func probeCached(t *testing.T, home, hash string) string {
 	t.Helper()
-	out, errOut, err := runUnderSh(t, home, probeCommand(hash, nil, []string{""}), nil)
+	out, errOut, err := runUnderSh(t, home, rankproto.ProbeCommand(hash, nil, []string{""}), nil)
 	if err != nil {
 		t.Fatalf("probe: %v: %s", err, errOut)
 	}
@@ -39,7 +41,7 @@ func probeCached(t *testing.T, home, hash string) string {
 // and returns what it printed.
 func quickAnswer(t *testing.T, home, hash string) string {
 	t.Helper()
-	out, errOut, err := runUnderSh(t, home, quickCommand(hash, nil, []string{"--job", "j"}), nil)
+	out, errOut, err := runUnderSh(t, home, rankproto.QuickCommand(hash, nil, []string{"--job", "j"}), nil)
 	if err != nil {
 		t.Fatalf("quick start: %v: %s", err, errOut)
 	}
@@ -50,7 +52,7 @@ func quickAnswer(t *testing.T, home, hash string) string {
 // as someone able to write the cache could.
 func forgeStamp(t *testing.T, exe, hash string) {
 	t.Helper()
-	fid, _, err := runUnderSh(t, t.TempDir(), shScript(statFunc+`fid "$1"`, exe), nil)
+	fid, _, err := runUnderSh(t, t.TempDir(), rankproto.ShScript(rankproto.ScriptText("lib/fid.sh")+` fid "$1"`, exe), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestProbeRefusesCacheOthersCanWrite(t *testing.T) {
 			if !strings.HasPrefix(got, "unsafe ") || !strings.HasSuffix(got, " "+named) {
 				t.Fatalf("probe says %q; want unsafe, naming %s", got, named)
 			}
-			err := unsafeCache(got)
+			err := rankproto.UnsafeCacheError(got)
 			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, named) ||
 				!strings.Contains(msg, "rm -rf") {
 				t.Errorf("refusal %q: want one line naming the path and the fix", msg)
@@ -152,12 +154,12 @@ func hostname(t *testing.T) string {
 func TestCopyScriptRefusesLooseDirectory(t *testing.T) {
 	home := t.TempDir()
 	data := []byte("#!/bin/sh\n")
-	dir := filepath.Join(home, cacheDir(sha256Hex(data)))
+	dir := filepath.Join(home, rankproto.CacheDir(sha256Hex(data)))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	os.Chmod(dir, 0o777)
-	out, errOut, err := runUnderSh(t, home, copyCommand(sha256Hex(data)), data)
+	out, errOut, err := runUnderSh(t, home, rankproto.CopyCommand(sha256Hex(data)), data)
 	if err != nil || !strings.HasPrefix(out, "unsafe ") || !strings.Contains(out, " 777 d "+dir) {
 		t.Fatalf("copy into a mode-777 directory: %v, out %q, stderr %q", err, out, errOut)
 	}
@@ -181,7 +183,7 @@ func TestScriptsSweepAbandonedPartialCopies(t *testing.T) {
 			dir := filepath.Dir(exe)
 			other := filepath.Join(filepath.Dir(dir), sha256Hex([]byte("another build")))
 			os.MkdirAll(other, 0o700)
-			old := time.Now().Add(-copyTimeout - time.Minute)
+			old := time.Now().Add(-rankproto.CopyTimeout - time.Minute)
 			dead := deadPID(t)
 			files := map[string]bool{ // name → kept
 				fmt.Sprintf(".ioswarm.part.%s.%d", hostname(t), dead):        false,
@@ -235,9 +237,9 @@ func deadPID(t *testing.T) int {
 }
 
 func TestUnsafeCacheWords(t *testing.T) {
-	owned := unsafeCache("unsafe 65534 1000 700 d /home/u/.cache/ioswarm/ab12").Error()
-	loose := unsafeCache("unsafe 1000 1000 777 d /home/u/.cache/ioswarm/ab 12").Error()
-	link := unsafeCache("unsafe 1000 1000 777 l /home/u/.cache/ioswarm/ab12/ioswarm").Error()
+	owned := rankproto.UnsafeCacheError("unsafe 65534 1000 700 d /home/u/.cache/ioswarm/ab12").Error()
+	loose := rankproto.UnsafeCacheError("unsafe 1000 1000 777 d /home/u/.cache/ioswarm/ab 12").Error()
+	link := rankproto.UnsafeCacheError("unsafe 1000 1000 777 l /home/u/.cache/ioswarm/ab12/ioswarm").Error()
 	if !strings.Contains(link, "ioswarm/ab12/ioswarm is a symbolic link") || strings.Contains(link, "chmod") {
 		t.Errorf("%q", link)
 	}
