@@ -1,6 +1,7 @@
 // Package launcher starts one rank process per node: as child processes of
-// this one (local), over SSH after copying this binary to the node (ssh), or
-// as one srun job step per node inside a Slurm allocation (srun).
+// this one (local), over SSH after copying this binary to the node (the
+// sshlaunch package below this one), or as one srun job step per node
+// inside a Slurm allocation (srun).
 //
 // What a launcher says to a rank process, and the SSH launcher to the
 // scripts its sessions run, is rankproto's protocol: a launcher starts

@@ -37,10 +37,10 @@ func (l *Local) Start(ctx context.Context, t Target, args []string, stdin []byte
 	if err != nil {
 		return nil, fmt.Errorf("host %s rank %d: %w", t.Host, t.Rank, err)
 	}
-	p := &localProc{procEnd: newProcEnd(), cmd: cmd, in: in, grace: l.Grace}
+	p := &localProc{ProcEnd: NewProcEnd(), cmd: cmd, in: in, grace: l.Grace}
 	go func() {
 		l.Log.Forward(errOut, t.Host, t.Rank)
-		p.finish(cmd.Wait())
+		p.Finish(cmd.Wait())
 	}()
 	if _, err := in.Write(stdin); err != nil {
 		p.Stop()
@@ -67,7 +67,7 @@ func (l *Local) Close() error {
 	procs := l.procs
 	l.procs = nil
 	l.mu.Unlock()
-	stopAll(procs)
+	StopAll(procs)
 	return nil
 }
 
@@ -93,7 +93,7 @@ func startChild(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, error) {
 }
 
 type localProc struct {
-	procEnd
+	ProcEnd
 	cmd   *exec.Cmd
 	in    io.Closer
 	grace time.Duration
@@ -104,7 +104,7 @@ type localProc struct {
 // end and cleans up), then sends SIGTERM, then SIGKILL after the grace.
 func (p *localProc) Stop() {
 	p.once.Do(func() {
-		p.stopChild(p.in, p.cmd.Process, graceOr(p.grace), func() { _ = p.cmd.Process.Kill() })
+		p.stopChild(p.in, p.cmd.Process, GraceOr(p.grace), func() { _ = p.cmd.Process.Kill() })
 	})
 	<-p.done
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ioswarm/launcher"
+	"ioswarm/launcher/sshlaunch"
 	"ioswarm/test/cluster"
 	"ioswarm/test/harness"
 )
@@ -74,7 +75,7 @@ func TestStopHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := &harness.LockedBuffer{}
-	l := &launcher.SSH{Binary: bin, Home: t.TempDir(), LocalUser: "root", ConfigFiles: []string{config},
+	l := &sshlaunch.SSH{Binary: bin, Home: t.TempDir(), LocalUser: "root", ConfigFiles: []string{config},
 		ConnectTimeout: 5 * time.Second, Fanout: 1, Log: launcher.NewLineWriter(log), Grace: 2 * time.Second}
 	defer l.Close()
 	tg := launcher.Target{Rank: 0, Host: "node1"}

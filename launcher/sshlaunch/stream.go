@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
@@ -24,7 +25,7 @@ type sshStream struct {
 
 // Stream starts args on the node of a prepared target. The session ends
 // when ctx does.
-func (l *SSH) Stream(ctx context.Context, t Target, args []string) (*Stream, error) {
+func (l *SSH) Stream(ctx context.Context, t launcher.Target, args []string) (*launcher.Stream, error) {
 	n, err := l.node(t)
 	if err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func (l *SSH) Stream(ctx context.Context, t Target, args []string) (*Stream, err
 		case <-s.stop:
 		}
 	}()
-	return &Stream{In: in, Out: out, close: s.close}, nil
+	return launcher.NewStream(in, out, s.close), nil
 }
 
 func (s *sshStream) close() error {

@@ -1,9 +1,10 @@
-package launcher
+package sshlaunch
 
 import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"ioswarm/launcher"
 	"os"
 	"slices"
 	"strings"
@@ -28,7 +29,7 @@ var errDynamicBuild = errors.New("this ioswarm binary is dynamically linked; bui
 // to hash the file here. A file that is not ELF (a test's script) is
 // placed without architecture checks.
 func inspectBinary(path, hash string) (*binaryInfo, error) {
-	hash, err := binaryHash(path, hash)
+	hash, err := launcher.BinaryHash(path, hash)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
@@ -22,7 +23,7 @@ import (
 // answer, and the held session then starts the rank once the copy is in
 // place (heldProbe.start). Either way the node costs one session fewer
 // than a probe, a copy and a rank's.
-func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []string, stdin []byte) (*sshProc, string, *heldProbe, error) {
+func (l *SSH) quickStart(ctx context.Context, c *sshConn, t launcher.Target, args []string, stdin []byte) (*sshProc, string, *heldProbe, error) {
 	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
 	defer cancel()
 	sess, err := c.newSession(pctx)
@@ -104,7 +105,7 @@ func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []strin
 // drain (drainOutput).
 func rankInSession(c *sshConn, sess *ssh.Session, in io.WriteCloser, held *heldLines,
 	stderrDone <-chan struct{}, pid int, grace time.Duration) *sshProc {
-	p := &sshProc{procEnd: newProcEnd(), conn: c, sess: sess, in: in, grace: grace}
+	p := &sshProc{ProcEnd: launcher.NewProcEnd(), conn: c, sess: sess, in: in, grace: grace}
 	p.pid.Store(int64(pid))
 	held.forward()
 	go func() {
@@ -350,7 +351,7 @@ func (h *heldProbe) fetch(ctx context.Context, host string, port int, token stri
 // to be a rank's, which forwards it line by line as every rank's is, or a
 // probe's, whose error message takes its tail.
 type heldLines struct {
-	log  *LineWriter
+	log  *launcher.LineWriter
 	host string
 	rank int
 

@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
@@ -27,7 +28,7 @@ type placeStats struct {
 // With spec, it then starts the group's ranks and returns them: where the
 // node holds a verified copy, the first rank starts in the session that
 // finds it (quickStart).
-func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec RankSpec) ([]*sshProc, error) {
+func (l *SSH) prepareGroup(ctx context.Context, g []launcher.Target, st *placeStats, spec launcher.RankSpec) ([]*sshProc, error) {
 	t0 := g[0]
 	rt, err := l.res.route(t0.Host, t0.User, t0.Port)
 	if err != nil {
@@ -107,7 +108,7 @@ func (l *SSH) prepareGroup(ctx context.Context, g []Target, st *placeStats, spec
 
 // placesCachedOnly reports whether every target of g runs this build from
 // the node's cache, as quickStart starts it.
-func (l *SSH) placesCachedOnly(g []Target) bool {
+func (l *SSH) placesCachedOnly(g []launcher.Target) bool {
 	for _, t := range g {
 		if l.exeOf(t) != "" {
 			return false
@@ -150,7 +151,7 @@ func (l *SSH) trackProc(p *sshProc) {
 // copy is then sent. held, when not nil, is the quick start's session
 // that already probed (g then places the cached copy only), waiting, where
 // a fetch may run; else the probe runs here.
-func (l *SSH) place(ctx context.Context, c *sshConn, g []Target, st *placeStats, held *heldProbe) ([]string, error) {
+func (l *SSH) place(ctx context.Context, c *sshConn, g []launcher.Target, st *placeStats, held *heldProbe) ([]string, error) {
 	var paths []string
 	for _, t := range g {
 		if p := l.exeOf(t); !slices.Contains(paths, p) {

@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
@@ -70,7 +71,7 @@ func TestSSHTreeStreamsTheCopy(t *testing.T) {
 func startTree(t *testing.T, s *testServer, l *SSH, before func(*copyTree)) *placeStats {
 	t.Helper()
 	target := sshTarget(s, 0)
-	if err := l.init([]Target{target}); err != nil {
+	if err := l.init([]launcher.Target{target}); err != nil {
 		t.Fatal(err)
 	}
 	st := placeStats{tree: newCopyTree(l.build.path, "", l.Log, 1)}
@@ -80,10 +81,10 @@ func startTree(t *testing.T, s *testServer, l *SSH, before func(*copyTree)) *pla
 		before(st.tree)
 		st.tree.mu.Unlock()
 	}
-	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "t"}, []byte("c0ffee\n") }
+	spec := func(launcher.Target, string) ([]string, []byte) { return []string{"--job", "t"}, []byte("c0ffee\n") }
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	started, herrs := l.prepareAll(ctx, groupTargets([]Target{target}), &st, spec)
+	started, herrs := l.prepareAll(ctx, groupTargets([]launcher.Target{target}), &st, spec)
 	st.tree.close()
 	if len(herrs) > 0 {
 		t.Fatalf("Prepare: %v", herrs)
@@ -140,7 +141,7 @@ func TestSSHTreeRankServesItsCopy(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	targets := []Target{sshTarget(servers[0], 0), sshTarget(servers[1], 1)}
+	targets := []launcher.Target{sshTarget(servers[0], 0), sshTarget(servers[1], 1)}
 	if err := l.init(targets); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestSSHTreeRankServesItsCopy(t *testing.T) {
 	for _, s := range servers {
 		s.gate.Store(&gate)
 	}
-	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "t"}, []byte("c0ffee\n") }
+	spec := func(launcher.Target, string) ([]string, []byte) { return []string{"--job", "t"}, []byte("c0ffee\n") }
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	started, herrs := l.prepareAll(ctx, groupTargets(targets), &st, spec)
@@ -284,7 +285,7 @@ func TestSSHTreeFallsBackToSSH(t *testing.T) {
 	l := testSSH(t, servers[0], bin, &log)
 	l.Tree, l.Fanout = true, 1 // one node after another: the order of failures is known
 	knowAll(t, servers)
-	targets := []Target{sshTarget(servers[0], 0), sshTarget(servers[1], 1), sshTarget(servers[2], 2)}
+	targets := []launcher.Target{sshTarget(servers[0], 0), sshTarget(servers[1], 1), sshTarget(servers[2], 2)}
 	if err := l.init(targets); err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +355,7 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 	if err := os.WriteFile(full.known, []byte(known), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	first := []Target{sshTarget(bare[0], 0), sshTarget(bare[1], 1)}
+	first := []launcher.Target{sshTarget(bare[0], 0), sshTarget(bare[1], 1)}
 	if err := l.init(append(first, sshTarget(full, 2))); err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +366,7 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 	if _, herrs := l.prepareAll(ctx, groupTargets(first), &st, nil); len(herrs) > 0 {
 		t.Fatalf("Prepare: %v", herrs)
 	}
-	if _, herrs := l.prepareAll(ctx, groupTargets([]Target{sshTarget(full, 2)}), &st, nil); len(herrs) > 0 {
+	if _, herrs := l.prepareAll(ctx, groupTargets([]launcher.Target{sshTarget(full, 2)}), &st, nil); len(herrs) > 0 {
 		t.Fatalf("Prepare: %v", herrs)
 	}
 	if copies(bare[0]) != 1 || copies(bare[1]) != 1 || fetches(full) != 1 || copies(full) != 0 {
@@ -380,12 +381,12 @@ func TestSSHTreeNodeWithoutBashGetsSSHCopy(t *testing.T) {
 // The coordinator's server listens only once a node needs a copy: a warm
 // launch opens no port.
 func TestCopyTreeListensOnlyWhenACopyIsNeeded(t *testing.T) {
-	tree := newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard), 1)
+	tree := newCopyTree(writeFakeRank(t), "127.0.0.1", launcher.NewLineWriter(io.Discard), 1)
 	if tree.root != nil || len(tree.sources) != 0 {
 		t.Fatal("the coordinator's server listens before any copy is needed")
 	}
 	tree.close()
-	tree = newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard), 1)
+	tree = newCopyTree(writeFakeRank(t), "127.0.0.1", launcher.NewLineWriter(io.Discard), 1)
 	s, err := tree.acquire(context.Background())
 	if err != nil || s == nil || tree.root == nil || s.port != tree.root.Port() {
 		t.Fatalf("first copy: server %+v, %v; want the coordinator's, listening", s, err)
@@ -400,7 +401,7 @@ func TestCopyTreeListensOnlyWhenACopyIsNeeded(t *testing.T) {
 // full fetch timeout; the node then gets its copy over SSH.
 func TestSSHTreeGivesUpSoonOnASilentServer(t *testing.T) {
 	s, bin, l, log := treeLauncher(t)
-	targets := []Target{sshTarget(s, 0)}
+	targets := []launcher.Target{sshTarget(s, 0)}
 	if err := l.init(targets); err != nil {
 		t.Fatal(err)
 	}
@@ -435,7 +436,7 @@ func TestSSHTreeGivesUpSoonOnASilentServer(t *testing.T) {
 // nodes that served. With always, every node serves, as before serveNext.
 func simulateTree(t *testing.T, n int, always bool) (rounds, servers int) {
 	t.Helper()
-	tree := newCopyTree(writeFakeRank(t), "127.0.0.1", NewLineWriter(io.Discard), n)
+	tree := newCopyTree(writeFakeRank(t), "127.0.0.1", launcher.NewLineWriter(io.Discard), n)
 	defer tree.close()
 	type fetch struct {
 		src   *copySource

@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
@@ -32,8 +33,8 @@ type SSH struct {
 	ConnectTimeout time.Duration // per node: TCP, handshake and login; keepalive limit
 	Fanout         int           // nodes contacted at once
 	Advertise      string        // address ranks dial back ("" = this end of each connection)
-	Tree           bool          // copies spread from node to node (ssh_tree.go); false: all over SSH
-	Log            *LineWriter
+	Tree           bool          // copies spread from node to node (tree.go); false: all over SSH
+	Log            *launcher.LineWriter
 	Grace          time.Duration // Stop's wait between steps
 
 	keys hostKeys
@@ -72,7 +73,7 @@ func (l *SSH) connectTimeout() time.Duration {
 // Prepare implements Launcher. Every node is tried, also after one fails,
 // so that one run names every unreachable node; the error is then a
 // HostErrors listing the targets that failed, and the others stay ready.
-func (l *SSH) Prepare(ctx context.Context, targets []Target) ([]string, error) {
+func (l *SSH) Prepare(ctx context.Context, targets []launcher.Target) ([]string, error) {
 	if _, err := l.prepare(ctx, targets, nil); err != nil {
 		return nil, err
 	}
@@ -83,12 +84,12 @@ func (l *SSH) Prepare(ctx context.Context, targets []Target) ([]string, error) {
 // that node is ready, the first of them, on a node that holds a verified
 // copy, in the session that finds it. Errors are as Prepare's; ranks
 // started on the nodes that did not fail run until Close.
-func (l *SSH) PrepareStart(ctx context.Context, targets []Target, spec RankSpec) ([]Proc, error) {
+func (l *SSH) PrepareStart(ctx context.Context, targets []launcher.Target, spec launcher.RankSpec) ([]launcher.Proc, error) {
 	started, err := l.prepare(ctx, targets, spec)
 	if err != nil {
 		return nil, err
 	}
-	procs := make([]Proc, len(targets))
+	procs := make([]launcher.Proc, len(targets))
 	for i, t := range targets {
 		p, ok := started[t.Rank]
 		if !ok {
@@ -101,7 +102,7 @@ func (l *SSH) PrepareStart(ctx context.Context, targets []Target, spec RankSpec)
 
 // prepare readies every target, starting its rank when spec is given,
 // and returns the ranks started, by rank.
-func (l *SSH) prepare(ctx context.Context, targets []Target, spec RankSpec) (map[int]*sshProc, error) {
+func (l *SSH) prepare(ctx context.Context, targets []launcher.Target, spec launcher.RankSpec) (map[int]*sshProc, error) {
 	if err := l.init(targets); err != nil {
 		return nil, err
 	}
@@ -122,8 +123,8 @@ func (l *SSH) prepare(ctx context.Context, targets []Target, spec RankSpec) (map
 
 // prepareAll readies the groups in parallel, at most Fanout at a time,
 // and returns the ranks started and the failures sorted by rank.
-func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats, spec RankSpec) (map[int]*sshProc, HostErrors) {
-	var herrs HostErrors
+func (l *SSH) prepareAll(ctx context.Context, groups [][]launcher.Target, st *placeStats, spec launcher.RankSpec) (map[int]*sshProc, launcher.HostErrors) {
+	var herrs launcher.HostErrors
 	started := map[int]*sshProc{}
 	var mu sync.Mutex
 	sem := make(chan struct{}, max(l.Fanout, 1))
@@ -152,7 +153,7 @@ func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats,
 			}
 			st.failed.Add(1)
 			for _, t := range g {
-				herrs = append(herrs, &HostError{Host: t.Host, Rank: t.Rank, Err: err})
+				herrs = append(herrs, &launcher.HostError{Host: t.Host, Rank: t.Rank, Err: err})
 			}
 		}()
 	}
@@ -163,14 +164,14 @@ func (l *SSH) prepareAll(ctx context.Context, groups [][]Target, st *placeStats,
 
 // init reads the configuration and inspects the binary once; a binary
 // that cannot travel is refused before any node is contacted.
-func (l *SSH) init(targets []Target) error {
+func (l *SSH) init(targets []launcher.Target) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		return errors.New("ssh launcher already closed")
 	}
 	if l.Log == nil {
-		l.Log = NewLineWriter(io.Discard)
+		l.Log = launcher.NewLineWriter(io.Discard)
 	}
 	if l.res == nil {
 		cfg, err := loadSSHConfig(l.ConfigFiles)
@@ -197,7 +198,7 @@ func (l *SSH) init(targets []Target) error {
 }
 
 // exeOf is the preinstalled binary for t, or "" to place this one.
-func (l *SSH) exeOf(t Target) string {
+func (l *SSH) exeOf(t launcher.Target) string {
 	if t.Exe != "" {
 		return t.Exe
 	}
@@ -206,9 +207,9 @@ func (l *SSH) exeOf(t Target) string {
 
 // groupTargets gathers the targets that log in to the same place, in host
 // order: they share connections and one placement of the binary.
-func groupTargets(targets []Target) [][]Target {
+func groupTargets(targets []launcher.Target) [][]launcher.Target {
 	index := map[string]int{}
-	var groups [][]Target
+	var groups [][]launcher.Target
 	for _, t := range targets {
 		key := fmt.Sprintf("%s@%s:%d", t.User, t.Host, t.Port)
 		i, ok := index[key]
@@ -223,7 +224,7 @@ func groupTargets(targets []Target) [][]Target {
 }
 
 // addresses gives each target the address its rank dials back.
-func (l *SSH) addresses(targets []Target) []string {
+func (l *SSH) addresses(targets []launcher.Target) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	out := make([]string, len(targets))
@@ -246,7 +247,7 @@ func (l *SSH) addressOf(c *sshConn) string {
 }
 
 // node finds where a prepared rank runs.
-func (l *SSH) node(t Target) (*sshNode, error) {
+func (l *SSH) node(t launcher.Target) (*sshNode, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n, ok := l.nodes[t.Rank]
@@ -257,7 +258,7 @@ func (l *SSH) node(t Target) (*sshNode, error) {
 }
 
 // Start implements Launcher.
-func (l *SSH) Start(ctx context.Context, t Target, args []string, stdin []byte) (Proc, error) {
+func (l *SSH) Start(ctx context.Context, t launcher.Target, args []string, stdin []byte) (launcher.Proc, error) {
 	n, err := l.node(t)
 	if err != nil {
 		return nil, err
@@ -271,7 +272,7 @@ func (l *SSH) Start(ctx context.Context, t Target, args []string, stdin []byte) 
 }
 
 // Exec implements Launcher.
-func (l *SSH) Exec(ctx context.Context, t Target, args []string) ([]byte, error) {
+func (l *SSH) Exec(ctx context.Context, t launcher.Target, args []string) ([]byte, error) {
 	n, err := l.node(t)
 	if err != nil {
 		return nil, err
@@ -291,7 +292,7 @@ func (l *SSH) Close() error {
 	procs, conns := l.procs, l.conns
 	l.procs, l.conns = nil, nil
 	l.mu.Unlock()
-	stopAll(procs)
+	launcher.StopAll(procs)
 	for _, c := range conns {
 		c.close()
 	}

@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"context"
@@ -10,20 +10,21 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
 // startOne prepares and starts one rank on s with PrepareStart, the rank
 // given args and a secret line that names the address it was given.
-func startOne(t *testing.T, s *testServer, bin string, log *sshLog, rank int, args ...string) Proc {
+func startOne(t *testing.T, s *testServer, bin string, log *sshLog, rank int, args ...string) launcher.Proc {
 	t.Helper()
 	l := testSSH(t, s, bin, log)
-	spec := func(tg Target, addr string) ([]string, []byte) {
+	spec := func(tg launcher.Target, addr string) ([]string, []byte) {
 		return args, []byte("c0ffee " + addr + "\n")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	procs, err := l.PrepareStart(ctx, []Target{sshTarget(s, rank)}, spec)
+	procs, err := l.PrepareStart(ctx, []launcher.Target{sshTarget(s, rank)}, spec)
 	if err != nil {
 		t.Fatalf("PrepareStart: %v", err)
 	}
@@ -107,8 +108,8 @@ func TestSSHQuickStartRefusesGarbledAnswer(t *testing.T) {
 	l := testSSH(t, s, bin, &garbled)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "g"}, []byte("5ecret\n") }
-	_, err := l.PrepareStart(ctx, []Target{sshTarget(s, 0)}, spec)
+	spec := func(launcher.Target, string) ([]string, []byte) { return []string{"--job", "g"}, []byte("5ecret\n") }
+	_, err := l.PrepareStart(ctx, []launcher.Target{sshTarget(s, 0)}, spec)
 	if err == nil || !strings.Contains(err.Error(), `unexpected answer "Welcome to node1`) ||
 		!strings.Contains(err.Error(), "login shell") {
 		t.Fatalf("PrepareStart: %v; want the unexpected answer named", err)
@@ -139,11 +140,11 @@ func TestSSHQuickStartRefusesGarbledAnswer(t *testing.T) {
 func TestSSHPrepareStartManyRanksOnOneHost(t *testing.T) {
 	s := newTestServer(t)
 	bin := writeFakeRank(t)
-	var targets []Target
+	var targets []launcher.Target
 	for r := range 9 {
 		targets = append(targets, sshTarget(s, r))
 	}
-	spec := func(tg Target, addr string) ([]string, []byte) {
+	spec := func(tg launcher.Target, addr string) ([]string, []byte) {
 		return []string{"--rank", fmt.Sprint(tg.Rank)}, []byte(fmt.Sprintf("s%d\n", tg.Rank))
 	}
 	for _, run := range []string{"cold", "warm"} {

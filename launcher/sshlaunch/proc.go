@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
@@ -21,7 +22,7 @@ import (
 // asked for, so nothing else is in between), and the rank takes that as
 // the coordinator's end.
 type sshProc struct {
-	procEnd
+	launcher.ProcEnd
 	conn  *sshConn
 	sess  *ssh.Session
 	in    io.WriteCloser
@@ -32,7 +33,7 @@ type sshProc struct {
 
 // startRank starts `exe rank args...` on c, forwarding its standard error
 // to log, and writes stdin to its input.
-func startRank(c *sshConn, t Target, exe string, args []string, stdin []byte, log *LineWriter, grace time.Duration) (*sshProc, error) {
+func startRank(c *sshConn, t launcher.Target, exe string, args []string, stdin []byte, log *launcher.LineWriter, grace time.Duration) (*sshProc, error) {
 	sess, err := c.client.NewSession()
 	if err != nil {
 		return nil, c.sessionError(err)
@@ -41,7 +42,7 @@ func startRank(c *sshConn, t Target, exe string, args []string, stdin []byte, lo
 	if err != nil {
 		return nil, err
 	}
-	p := &sshProc{procEnd: newProcEnd(), conn: c, sess: sess, in: in, grace: grace}
+	p := &sshProc{ProcEnd: launcher.NewProcEnd(), conn: c, sess: sess, in: in, grace: grace}
 	go p.readPID(out)
 	go func() {
 		log.Forward(errOut, t.Host, t.Rank)
@@ -85,7 +86,7 @@ func (p *sshProc) send(stdin []byte) error {
 func (p *sshProc) end() {
 	err := p.conn.exitError(p.sess.Wait())
 	p.sess.Close()
-	p.finish(err)
+	p.Finish(err)
 }
 
 // readPID takes the PID from the first line the start script prints, then
@@ -117,33 +118,33 @@ func (p *sshProc) readPID(out io.Reader) {
 // coordinator too, stops by itself at its heartbeat timeout.
 func (p *sshProc) Stop() {
 	p.once.Do(func() {
-		grace := graceOr(p.grace)
+		grace := launcher.GraceOr(p.grace)
 		p.in.Close()
 		answered := make(chan bool, 1)
 		go func() { answered <- p.conn.answers(grace / 2) }()
-		if p.wait(grace / 2) {
+		if p.Wait(grace / 2) {
 			return
 		}
 		if !<-answered {
 			p.conn.giveUp(fmt.Errorf("SSH connection to %s lost: no answer to a keepalive within %s", p.conn.name, grace/2))
-			<-p.done
+			<-p.Done()
 			return
 		}
 		_ = p.sess.Signal(ssh.SIGTERM)
-		if p.wait(grace / 2) {
+		if p.Wait(grace / 2) {
 			return
 		}
 		p.kill()
-		if p.wait(grace) {
+		if p.Wait(grace) {
 			return
 		}
 		p.sess.Close()
-		if p.wait(grace) {
+		if p.Wait(grace) {
 			return
 		}
 		p.conn.close()
 	})
-	<-p.done
+	<-p.Done()
 }
 
 // kill sends SIGKILL both ways: as a signal request and with kill(1).

@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
@@ -96,16 +97,16 @@ func testSSH(t *testing.T, s *testServer, bin string, log *sshLog) *SSH {
 	}
 	l := &SSH{Binary: bin, Identities: []string{s.keyFile}, ConfigFiles: []string{cfg},
 		Home: t.TempDir(), LocalUser: "tester", ConnectTimeout: 5 * time.Second, Fanout: 4,
-		Log: NewLineWriter(log), Grace: 400 * time.Millisecond}
+		Log: launcher.NewLineWriter(log), Grace: 400 * time.Millisecond}
 	t.Cleanup(func() { l.Close() })
 	return l
 }
 
-func sshTarget(s *testServer, rank int) Target {
-	return Target{Rank: rank, Host: "127.0.0.1", Port: s.port}
+func sshTarget(s *testServer, rank int) launcher.Target {
+	return launcher.Target{Rank: rank, Host: "127.0.0.1", Port: s.port}
 }
 
-func mustPrepare(t *testing.T, l *SSH, targets ...Target) []string {
+func mustPrepare(t *testing.T, l *SSH, targets ...launcher.Target) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -212,7 +213,7 @@ func TestSSHReplacesTamperedCache(t *testing.T) {
 func TestSSHRefusesDynamicBuild(t *testing.T) {
 	s := newTestServer(t)
 	l := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &sshLog{})
-	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
+	_, err := l.Prepare(context.Background(), []launcher.Target{sshTarget(s, 0)})
 	if !errors.Is(err, errDynamicBuild) || !strings.Contains(err.Error(), "CGO_ENABLED=0") {
 		t.Fatalf("Prepare: %v, want the dynamic-link refusal", err)
 	}
@@ -221,7 +222,7 @@ func TestSSHRefusesDynamicBuild(t *testing.T) {
 	}
 	l2 := testSSH(t, s, fakeELF(t, elf.EM_X86_64, true), &sshLog{})
 	l2.RemoteBin = writeFakeRank(t)
-	if _, err := l2.Prepare(context.Background(), []Target{sshTarget(s, 0)}); err == nil ||
+	if _, err := l2.Prepare(context.Background(), []launcher.Target{sshTarget(s, 0)}); err == nil ||
 		!strings.Contains(err.Error(), "another build") {
 		t.Errorf("--remote-bin of a different build: %v, want a hash mismatch", err)
 	}
@@ -231,8 +232,8 @@ func TestSSHRefusesOtherArchitecture(t *testing.T) {
 	s := newTestServer(t)
 	other := elfMachineNot(thisUname(t))
 	l := testSSH(t, s, fakeELF(t, other, false), &sshLog{})
-	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
-	var he HostErrors
+	_, err := l.Prepare(context.Background(), []launcher.Target{sshTarget(s, 0)})
+	var he launcher.HostErrors
 	if !errors.As(err, &he) || !strings.Contains(err.Error(), "the node is "+thisUname(t)) ||
 		!strings.Contains(err.Error(), "host 127.0.0.1") {
 		t.Fatalf("Prepare: %v, want the architecture named with the host", err)
@@ -247,7 +248,7 @@ func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
 	bin := writeFakeRank(t)
 	fp := fingerprint(s.hostKey.PublicKey())
 	os.WriteFile(s.known, nil, 0o600)
-	_, err := testSSH(t, s, bin, &sshLog{}).Prepare(context.Background(), []Target{sshTarget(s, 0)})
+	_, err := testSSH(t, s, bin, &sshLog{}).Prepare(context.Background(), []launcher.Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "not known") || !strings.Contains(err.Error(), fp) ||
 		!strings.Contains(err.Error(), "host 127.0.0.1") {
 		t.Errorf("unknown key: %v; want host and fingerprint %s", err, fp)
@@ -255,7 +256,7 @@ func TestSSHUnknownAndChangedHostKeys(t *testing.T) {
 	other, _ := newKey(t)
 	line := fmt.Sprintf("[127.0.0.1]:%d %s", s.port, authorized(other.PublicKey()))
 	os.WriteFile(s.known, []byte(line), 0o600)
-	_, err = testSSH(t, s, bin, &sshLog{}).Prepare(context.Background(), []Target{sshTarget(s, 0)})
+	_, err = testSSH(t, s, bin, &sshLog{}).Prepare(context.Background(), []launcher.Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "HAS CHANGED") || !strings.Contains(err.Error(), fp) ||
 		!strings.Contains(err.Error(), fingerprint(other.PublicKey())) {
 		t.Errorf("changed key: %v; want both fingerprints", err)
@@ -275,14 +276,14 @@ func TestSSHConnectTimeoutNamesTheNode(t *testing.T) {
 	// How long readying the good node alone takes now: the bound below
 	// grows with it, as load (or -race) slows every SSH handshake.
 	begin := time.Now()
-	if _, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0)}); err != nil {
+	if _, err := l.Prepare(context.Background(), []launcher.Target{sshTarget(s, 0)}); err != nil {
 		t.Fatalf("Prepare of the good node alone: %v", err)
 	}
 	alone := time.Since(begin)
 	begin = time.Now()
-	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0), {Rank: 1, Host: "127.0.0.1", Port: silent}})
+	_, err := l.Prepare(context.Background(), []launcher.Target{sshTarget(s, 0), {Rank: 1, Host: "127.0.0.1", Port: silent}})
 	took := time.Since(begin)
-	var he HostErrors
+	var he launcher.HostErrors
 	if !errors.As(err, &he) || len(he) != 1 || he[0].Rank != 1 || !strings.Contains(err.Error(), "--connect-timeout") {
 		t.Fatalf("Prepare: %v, want rank 1 alone failing at the connect timeout", err)
 	}
@@ -410,10 +411,10 @@ func TestSSHSharedHomeReprobesInTheHeldSession(t *testing.T) {
 	a.User, b.User = "alice", "bob"
 	holdProbesUntil(t, s, 2)
 	l := testSSH(t, s, bin, &log)
-	spec := func(Target, string) ([]string, []byte) { return []string{"--job", "h"}, []byte("c0ffee\n") }
+	spec := func(launcher.Target, string) ([]string, []byte) { return []string{"--job", "h"}, []byte("c0ffee\n") }
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	procs, err := l.PrepareStart(ctx, []Target{a, b}, spec)
+	procs, err := l.PrepareStart(ctx, []launcher.Target{a, b}, spec)
 	s.gate.Store(nil)
 	if err != nil {
 		t.Fatalf("PrepareStart: %v", err)

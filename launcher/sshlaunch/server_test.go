@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"crypto/ed25519"

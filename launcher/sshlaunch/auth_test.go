@@ -1,9 +1,10 @@
-package launcher
+package sshlaunch
 
 import (
 	"context"
 	"crypto/ed25519"
 	"encoding/pem"
+	"ioswarm/launcher"
 	"net"
 	"os"
 	"path/filepath"
@@ -83,7 +84,7 @@ func TestSSHProtectedKeyNeedsAgent(t *testing.T) {
 
 	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
 	l.Identities, l.ConfigFiles = nil, []string{cfg}
-	_, err = l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
+	_, err = l.Prepare(context.Background(), []launcher.Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "no key was accepted") || !strings.Contains(err.Error(), "passphrase") {
 		t.Errorf("protected key without agent: %v", err)
 	}
@@ -107,7 +108,7 @@ func TestSSHExplicitIdentityMustBeUsable(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "not a key")
 	os.WriteFile(bad, []byte("hello"), 0o600)
 	l.Identities = []string{bad}
-	_, err := l.Prepare(context.Background(), []Target{sshTarget(s, 0)})
+	_, err := l.Prepare(context.Background(), []launcher.Target{sshTarget(s, 0)})
 	if err == nil || !strings.Contains(err.Error(), "--identity "+bad) {
 		t.Errorf("unusable --identity: %v", err)
 	}

@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/launcher"
 	"ioswarm/selfbin"
 )
 
@@ -134,16 +135,16 @@ func TestUnamesFor(t *testing.T) {
 
 func TestHostErrorsMessage(t *testing.T) {
 	boom := errors.New("connect to 10.0.0.3:22: no answer within 3s (--connect-timeout)")
-	one := HostErrors{{Host: "node3", Rank: 2, Err: boom}, {Host: "node3", Rank: 6, Err: boom}}
+	one := launcher.HostErrors{{Host: "node3", Rank: 2, Err: boom}, {Host: "node3", Rank: 6, Err: boom}}
 	if got := one.Error(); got != "host node3 ranks 2,6: "+boom.Error() {
 		t.Errorf("one host, two ranks: %q", got)
 	}
-	two := append(one, &HostError{Host: "node5", Rank: 4, Err: errors.New("refused")})
+	two := append(one, &launcher.HostError{Host: "node5", Rank: 4, Err: errors.New("refused")})
 	if got := two.Error(); !strings.HasPrefix(got, "2 nodes failed:\n  host node3 ranks 2,6: ") || !strings.Contains(got, "\n  host node5 rank 4: refused") {
 		t.Errorf("two hosts: %q", got)
 	}
 	// Two ports of one address are two nodes with causes of their own.
-	ports := HostErrors{{Host: "10.0.0.1", Rank: 0, Err: errors.New("connect to 10.0.0.1:2: refused")},
+	ports := launcher.HostErrors{{Host: "10.0.0.1", Rank: 0, Err: errors.New("connect to 10.0.0.1:2: refused")},
 		{Host: "10.0.0.1", Rank: 1, Err: errors.New("connect to 10.0.0.1:3: refused")}}
 	if got := ports.Error(); !strings.Contains(got, "host 10.0.0.1 rank 0: connect to 10.0.0.1:2") ||
 		!strings.Contains(got, "host 10.0.0.1 rank 1: connect to 10.0.0.1:3") {
@@ -157,13 +158,13 @@ func TestHostErrorsMessage(t *testing.T) {
 // A key refused on 200 nodes is one line, not 200: causes that differ only
 // in the host's own name or address fold into the first host's line.
 func TestHostErrorsFoldOneCauseOfManyNodes(t *testing.T) {
-	var many HostErrors
+	var many launcher.HostErrors
 	for r := range 200 {
-		many = append(many, &HostError{Host: fmt.Sprintf("node%d", r+1), Rank: r,
+		many = append(many, &launcher.HostError{Host: fmt.Sprintf("node%d", r+1), Rank: r,
 			Err: fmt.Errorf("log in to 10.77.140.%d:22 as bogus: no key was accepted (offered: /k/id_ed25519)", r+11)})
 	}
 	// node7 has a second rank, and node9 another cause.
-	many = append(many, &HostError{Host: "node7", Rank: 200, Err: many[6].Err})
+	many = append(many, &launcher.HostError{Host: "node7", Rank: 200, Err: many[6].Err})
 	many[8].Err = errors.New("connect to node9: no answer within 3s (--connect-timeout)")
 	got := many.Error()
 	want := "200 nodes failed:\n" +
@@ -175,7 +176,7 @@ func TestHostErrorsFoldOneCauseOfManyNodes(t *testing.T) {
 	}
 	// The host's name is blanked only as a whole name: node1 is not in
 	// node10's cause, and a cause naming another host stays its own.
-	named := HostErrors{{Host: "node1", Rank: 0, Err: errors.New("mkdir /scratch/node1: permission denied")},
+	named := launcher.HostErrors{{Host: "node1", Rank: 0, Err: errors.New("mkdir /scratch/node1: permission denied")},
 		{Host: "node2", Rank: 1, Err: errors.New("mkdir /scratch/node2: permission denied")},
 		{Host: "node3", Rank: 2, Err: errors.New("mkdir /scratch/node1: permission denied")},
 		{Host: "node10", Rank: 9, Err: errors.New("mkdir /scratch/node10x: permission denied")}}

@@ -1,9 +1,10 @@
-package launcher
+package sshlaunch
 
 import (
 	"bufio"
 	"context"
 	"fmt"
+	"ioswarm/launcher"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 	"time"
 )
 
-func waitProcDone(t *testing.T, p Proc, within time.Duration) {
+func waitProcDone(t *testing.T, p launcher.Proc, within time.Duration) {
 	t.Helper()
 	select {
 	case <-p.Done():
@@ -153,7 +154,7 @@ func TestSSHManyRanksOnOneHostSpreadOverConnections(t *testing.T) {
 	s := newTestServer(t)
 	var log sshLog
 	l := testSSH(t, s, writeFakeRank(t), &log)
-	var targets []Target
+	var targets []launcher.Target
 	for r := range 9 {
 		targets = append(targets, sshTarget(s, r))
 	}
@@ -164,7 +165,7 @@ func TestSSHManyRanksOnOneHostSpreadOverConnections(t *testing.T) {
 	if copies(s) != 1 {
 		t.Errorf("%d copies to one host, want 1", copies(s))
 	}
-	var procs []Proc
+	var procs []launcher.Proc
 	for _, tg := range targets {
 		p, err := l.Start(context.Background(), tg, nil, []byte("ab\n"))
 		if err != nil {
@@ -206,7 +207,7 @@ Host *
 	var log sshLog
 	l := testSSH(t, node, writeFakeRank(t), &log)
 	l.Identities, l.ConfigFiles = nil, []string{cfg}
-	addrs := mustPrepare(t, l, Target{Rank: 0, Host: "inner"})
+	addrs := mustPrepare(t, l, launcher.Target{Rank: 0, Host: "inner"})
 	if node.conns.Load() != 1 || jump.conns.Load() != 1 || len(jump.seen()) != 0 || copies(node) != 1 {
 		t.Errorf("connections node %d jump %d, commands on the jump host %q, copies to the node %d",
 			node.conns.Load(), jump.conns.Load(), jump.seen(), copies(node))
@@ -214,7 +215,7 @@ Host *
 	if addrs[0] != "127.0.0.1" {
 		t.Errorf("address %q, want the first hop's local address", addrs[0])
 	}
-	out, err := l.Exec(context.Background(), Target{Rank: 0, Host: "inner"}, []string{"hello"})
+	out, err := l.Exec(context.Background(), launcher.Target{Rank: 0, Host: "inner"}, []string{"hello"})
 	if err != nil || string(out) != "ran hello\n" {
 		t.Errorf("Exec through the jump host: %q, %v", out, err)
 	}

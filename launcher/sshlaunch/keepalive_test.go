@@ -1,9 +1,10 @@
-package launcher
+package sshlaunch
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"ioswarm/launcher"
 	"net"
 	"os"
 	"strings"
@@ -21,7 +22,7 @@ func TestSSHKeepaliveEndsSessionsOnDeadLink(t *testing.T) {
 	var log sshLog
 	l := testSSH(t, s, writeFakeRank(t), &log)
 	l.ConnectTimeout = 400 * time.Millisecond
-	tg := Target{Rank: 0, Host: "127.0.0.1", Port: px.port}
+	tg := launcher.Target{Rank: 0, Host: "127.0.0.1", Port: px.port}
 	// The proxy's port is not the server's: tell known_hosts it is the same host.
 	line := fmt.Sprintf("[127.0.0.1]:%d %s", px.port, authorized(s.hostKey.PublicKey()))
 	os.WriteFile(s.known, []byte(line), 0o600)

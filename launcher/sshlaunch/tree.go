@@ -1,4 +1,4 @@
-package launcher
+package sshlaunch
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"ioswarm/binserve"
+	"ioswarm/launcher"
 	"ioswarm/rankproto"
 )
 
@@ -69,7 +70,7 @@ func (s *copySource) hostFor(c *sshConn, advertise string) string {
 // copyTree is the servers of one Prepare.
 type copyTree struct {
 	path, host string // what the coordinator serves, and where it listens
-	log        *LineWriter
+	log        *launcher.LineWriter
 
 	mu      sync.Mutex
 	sources []*copySource
@@ -98,7 +99,7 @@ type copyTree struct {
 // coordinator's server will serve path on host (all addresses when "";
 // --listen's host when given, where ranks reach the coordinator). It
 // returns nil when there can be no tree: every copy then goes over SSH.
-func newCopyTree(path, host string, log *LineWriter, nodes int) *copyTree {
+func newCopyTree(path, host string, log *launcher.LineWriter, nodes int) *copyTree {
 	token, err := binserve.NewToken()
 	if err != nil {
 		log.Printf("warning: %v; copies go over SSH\n", err)

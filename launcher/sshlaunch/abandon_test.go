@@ -1,8 +1,9 @@
-package launcher
+package sshlaunch
 
 import (
 	"context"
 	"errors"
+	"ioswarm/launcher"
 	"strings"
 	"testing"
 	"time"
@@ -28,12 +29,12 @@ func TestSSHCancelledLaunchDoesNotWaitForStuckNode(t *testing.T) {
 	}
 	s.gate.Store(&gate)
 	l := testSSH(t, s, writeFakeRank(t), &sshLog{})
-	spec := func(Target, string) ([]string, []byte) { return nil, []byte("c0ffee\n") }
+	spec := func(launcher.Target, string) ([]string, []byte) { return nil, []byte("c0ffee\n") }
 	ctx, cancel := context.WithCancelCause(context.Background())
 	type result struct{ err error }
 	done := make(chan result, 1)
 	go func() {
-		_, err := l.PrepareStart(ctx, []Target{sshTarget(s, 0)}, spec)
+		_, err := l.PrepareStart(ctx, []launcher.Target{sshTarget(s, 0)}, spec)
 		done <- result{err}
 	}()
 	select {
