@@ -23,89 +23,6 @@ type placeStats struct {
 	tree                                            *copyTree // nil: every copy over SSH
 }
 
-// prepareGroup connects to one node (more connections when it runs many
-// ranks), places the binary and records where each of its ranks runs.
-// With spec, it then starts the group's ranks and returns them: where the
-// node holds a verified copy, the first rank starts in the session that
-// finds it (quickStart).
-func (l *SSH) prepareGroup(ctx context.Context, g []launcher.Target, st *placeStats, spec launcher.RankSpec) ([]*sshProc, error) {
-	t0 := g[0]
-	rt, err := l.res.route(t0.Host, t0.User, t0.Port)
-	if err != nil {
-		return nil, err
-	}
-	conns := make([]*sshConn, (len(g)+ranksPerConn-1)/ranksPerConn)
-	for i := range conns {
-		c, err := l.dial(ctx, t0.Host, rt)
-		if err != nil {
-			return nil, err
-		}
-		if err := l.track(c); err != nil {
-			return nil, err
-		}
-		conns[i] = c
-	}
-	var procs []*sshProc
-	var exes []string
-	var held *heldProbe // a quick start's session that probed, to start the first rank
-	if spec != nil && l.placesCachedOnly(g) {
-		args, stdin := spec(t0, l.addressOf(conns[0]))
-		p, home, h, err := l.quickStart(ctx, conns[0], t0, args, stdin)
-		if err != nil {
-			return nil, err
-		}
-		if p != nil {
-			l.trackProc(p)
-			procs = append(procs, p)
-			st.cached.Add(1)
-			exes = slices.Repeat([]string{rankproto.CachedExe(home, l.build.hash)}, len(g))
-		} else {
-			held = h
-			defer func() {
-				if held != nil {
-					held.close()
-				}
-			}()
-		}
-	}
-	if exes == nil {
-		if exes, err = l.place(ctx, conns[0], g, st, held); err != nil {
-			return nil, err
-		}
-	}
-	if !held.alive() { // a fetch in it failed: the rank takes a session of its own
-		held = nil
-	}
-	if held != nil {
-		p, err := held.start(ctx)
-		held = nil
-		if err != nil {
-			return nil, err
-		}
-		l.trackProc(p)
-		procs = append(procs, p)
-	}
-	l.mu.Lock()
-	for i, t := range g {
-		l.nodes[t.Rank] = &sshNode{conn: conns[i/ranksPerConn], exe: exes[i]}
-	}
-	l.mu.Unlock()
-	if spec == nil {
-		return nil, nil
-	}
-	for i := len(procs); i < len(g); i++ {
-		c := conns[i/ranksPerConn]
-		args, stdin := spec(g[i], l.addressOf(c))
-		p, err := startRank(c, g[i], exes[i], args, stdin, l.Log, l.Grace)
-		if err != nil {
-			return procs, fmt.Errorf("start %s: %w", exes[i], err)
-		}
-		l.trackProc(p)
-		procs = append(procs, p)
-	}
-	return procs, nil
-}
-
 // placesCachedOnly reports whether every target of g runs this build from
 // the node's cache, as quickStart starts it.
 func (l *SSH) placesCachedOnly(g []launcher.Target) bool {
@@ -148,41 +65,43 @@ func (l *SSH) trackProc(p *sshProc) {
 // returns each target's binary path. One probe tells the node's
 // architecture, its home directory, its cache directory's tag and the
 // SHA-256 of every candidate binary; only a missing or altered cached
-// copy is then sent. held, when not nil, is the quick start's session
+// copy is then sent. p.held, when not nil, is the quick start's session
 // that already probed (g then places the cached copy only), waiting, where
-// a fetch may run; else the probe runs here.
-func (l *SSH) place(ctx context.Context, c *sshConn, g []launcher.Target, st *placeStats, held *heldProbe) ([]string, error) {
+// a fetch may run; else the probe runs here. It ends with p placed.
+func (p *placement) place(ctx context.Context) error {
+	l, c := p.l, p.conns[0]
 	var paths []string
-	for _, t := range g {
-		if p := l.exeOf(t); !slices.Contains(paths, p) {
-			paths = append(paths, p)
+	for _, t := range p.g {
+		if exe := l.exeOf(t); !slices.Contains(paths, exe) {
+			paths = append(paths, exe)
 		}
 	}
 	var ans rankproto.ProbeAnswer
-	if held != nil {
-		ans = held.ans
+	if p.held != nil {
+		ans = p.held.ans
 	} else {
 		var err error
 		if ans, err = l.probe(ctx, c, paths); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := l.build.checkArch(ans.Arch); err != nil {
-		return nil, err
+		return err
 	}
 	resolved := map[string]string{}
-	for i, p := range paths {
-		exe, err := l.settle(ctx, c, p, ans, ans.States[i], st, held)
+	for i, path := range paths {
+		exe, err := p.settle(ctx, path, ans, ans.States[i])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		resolved[p] = exe
+		resolved[path] = exe
 	}
-	exes := make([]string, len(g))
-	for i, t := range g {
-		exes[i] = resolved[l.exeOf(t)]
+	p.exes = make([]string, len(p.g))
+	for i, t := range p.g {
+		p.exes[i] = resolved[l.exeOf(t)]
 	}
-	return exes, nil
+	p.enter(placed)
+	return nil
 }
 
 // probe runs the probe script for paths ("" is the cached copy).
@@ -203,7 +122,8 @@ func (l *SSH) probeTimeout() time.Duration { return l.connectTimeout() + time.Mi
 
 // settle decides about one candidate binary given the probe's answer
 // (state): use it, copy this build, or fail.
-func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans rankproto.ProbeAnswer, state string, st *placeStats, held *heldProbe) (string, error) {
+func (p *placement) settle(ctx context.Context, exe string, ans rankproto.ProbeAnswer, state string) (string, error) {
+	l, st := p.l, p.st
 	home := ans.Home
 	hash := l.build.hash
 	if exe != "" {
@@ -230,27 +150,28 @@ func (l *SSH) settle(ctx context.Context, c *sshConn, exe string, ans rankproto.
 			"verified there (install coreutils, or install ioswarm and pass --remote-bin)")
 	case rankproto.StateAbsent:
 	default:
-		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", c.name, cached, shortHash(state), shortHash(hash))
+		l.Log.Printf("warning: host %s: %s has sha256 %s, not %s; replacing it\n", p.conns[0].name, cached, shortHash(state), shortHash(hash))
 	}
-	if err := l.copyOnce(ctx, c, ans.Tag, st, held); err != nil {
+	if err := p.copyOnce(ctx, ans.Tag); err != nil {
 		return "", err
 	}
 	return cached, nil
 }
 
-// deliver puts this build in the cache of c's node: from the copy tree's
-// servers where it can (in held, the node's waiting quick start session,
+// deliver puts this build in the node's cache: from the copy tree's
+// servers where it can (in p.held, the node's waiting quick start session,
 // when it has one), else over SSH.
-func (l *SSH) deliver(ctx context.Context, c *sshConn, st *placeStats, held *heldProbe) error {
-	ok, err := l.fetch(ctx, c, st.tree, held)
+func (p *placement) deliver(ctx context.Context) error {
+	ok, err := p.fetch(ctx)
 	if err != nil {
 		return err
 	}
 	if ok {
-		st.fetched.Add(1)
+		p.st.fetched.Add(1)
 		return nil
 	}
-	return l.copyTo(ctx, c)
+	p.enter(copying)
+	return p.l.copyTo(ctx, p.conns[0])
 }
 
 // copyTo streams the binary to the node's cache; the node checks the

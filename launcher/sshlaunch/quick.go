@@ -15,87 +15,120 @@ import (
 	"ioswarm/rankproto"
 )
 
-// quickStart starts t's rank from the node's cached copy in the session
-// that finds it verified (rankproto's quick.sh), and returns the rank and the
-// node's home directory. When the node has no stamped copy, the same
-// session probes the node instead, and quickStart returns no rank but the
-// probe's answer in that session, held open: place goes on from the
-// answer, and the held session then starts the rank once the copy is in
-// place (heldProbe.start). Either way the node costs one session fewer
-// than a probe, a copy and a rank's.
-func (l *SSH) quickStart(ctx context.Context, c *sshConn, t launcher.Target, args []string, stdin []byte) (*sshProc, string, *heldProbe, error) {
+// quickStart starts the group's first rank from the node's cached copy
+// in the session that finds it verified (rankproto's quick.sh): p is then
+// running. When the node has no stamped copy, the same session probes the
+// node instead and is held open with the probe's answer (p.held, p still
+// probing): place goes on from the answer, and the held session then
+// starts the rank once the copy is in place (heldProbe.start). Either way
+// the node costs one session fewer than a probe, a copy and a rank's.
+func (p *placement) quickStart(ctx context.Context) error {
+	l, c, t := p.l, p.conns[0], p.g[0]
+	args, stdin := p.spec(t, l.addressOf(c))
 	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
 	defer cancel()
-	sess, err := c.newSession(pctx)
+	q, err := l.openQuick(pctx, c, t, args)
 	if err != nil {
-		return nil, "", nil, err
+		return err
 	}
-	// Until the session is a rank's or a held probe's, nothing ends it
-	// but pctx: a node that hangs (a home on a dead NFS server) is cut
-	// off, its connection too if the session will not end (abandon). The
-	// watch starts before the command does: sshd's answer to the start
-	// may never come either.
-	stopWatch := c.watchSession(pctx, sess, "the probe")
-	in, out, errOut, err := c.pipedStart(sess, rankproto.QuickCommand(l.build.hash, l.build.unames, args))
-	if err != nil {
-		if !stopWatch() {
-			return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
-		}
-		return nil, "", nil, err
-	}
-	held := &heldLines{log: l.Log, host: t.Host, rank: t.Rank}
-	stderrDone := make(chan struct{})
-	go func() {
-		held.read(errOut)
-		close(stderrDone)
-	}()
-	br := bufio.NewReaderSize(out, 4096)
-	first, readErr := br.ReadString('\n')
+	first, readErr := q.out.ReadString('\n')
 	first = strings.TrimSuffix(first, "\n")
-	if pid, home, ok := rankproto.ParseStart(first); ok && readErr == nil && stopWatch() {
-		p := rankInSession(c, sess, in, held, stderrDone, pid, l.Grace)
-		drainOutput(br)
-		if err := p.send(stdin); err != nil {
-			return nil, "", nil, err
+	if pid, home, ok := rankproto.ParseStart(first); ok && readErr == nil && q.stopWatch() {
+		rank := rankInSession(c, q.sess, q.in, q.held, q.stderrDone, pid, l.Grace)
+		drainOutput(q.out)
+		if err := rank.send(stdin); err != nil {
+			return err
 		}
-		return p, home, nil, nil
+		p.startedFromCache(rank, home)
+		return nil
 	}
 	// A probe of the cached copy answers four lines, then waits.
 	var answer string
 	if first == rankproto.Probe && readErr == nil {
-		answer, readErr = readLines(br, rankproto.QuickProbeLines)
-		if readErr == nil {
-			if !stopWatch() {
-				sess.Close()
-				return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
-			}
-			ans, err := rankproto.ParseProbe([]byte(answer), 1)
-			if err != nil {
-				sess.Close()
-				return nil, "", nil, err
-			}
-			return nil, "", &heldProbe{ans: ans, conn: c, sess: sess, in: in, out: br, held: held,
-				stderrDone: stderrDone, stdin: stdin, timeout: l.probeTimeout(), grace: l.Grace}, nil
+		if answer, readErr = readLines(q.out, rankproto.QuickProbeLines); readErr == nil {
+			p.held, err = q.hold(pctx, answer, stdin, l.probeTimeout(), l.Grace)
+			return err
 		}
 	}
-	// Anything else ends the session at once, since a rank may be waiting
-	// behind it; a probe cut short is read to its end.
+	return q.refuse(pctx, first, answer)
+}
+
+// quickSession is quick.sh's session until its first answer is read.
+type quickSession struct {
+	c          *sshConn
+	sess       *ssh.Session
+	in         io.WriteCloser
+	out        *bufio.Reader
+	held       *heldLines
+	stderrDone chan struct{}
+	stopWatch  func() bool // ends the watch; false if pctx had ended the session
+}
+
+// openQuick starts quick.sh for t's rank with args in a new session of c.
+// Until the session is a rank's or a held probe's, nothing ends it but
+// pctx: a node that hangs (a home on a dead NFS server) is cut off, its
+// connection too if the session will not end (abandon). The watch starts
+// before the command does: sshd's answer to the start may never come
+// either.
+func (l *SSH) openQuick(pctx context.Context, c *sshConn, t launcher.Target, args []string) (*quickSession, error) {
+	sess, err := c.newSession(pctx)
+	if err != nil {
+		return nil, err
+	}
+	stopWatch := c.watchSession(pctx, sess, "the probe")
+	in, out, errOut, err := c.pipedStart(sess, rankproto.QuickCommand(l.build.hash, l.build.unames, args))
+	if err != nil {
+		if !stopWatch() {
+			return nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+		}
+		return nil, err
+	}
+	q := &quickSession{c: c, sess: sess, in: in, out: bufio.NewReaderSize(out, 4096), stopWatch: stopWatch,
+		held: &heldLines{log: l.Log, host: t.Host, rank: t.Rank}, stderrDone: make(chan struct{})}
+	go func() {
+		q.held.read(errOut)
+		close(q.stderrDone)
+	}()
+	return q, nil
+}
+
+// hold makes q, whose probe answered answer, a held session that will
+// start the rank with stdin as its input.
+func (q *quickSession) hold(pctx context.Context, answer string, stdin []byte, timeout, grace time.Duration) (*heldProbe, error) {
+	if !q.stopWatch() {
+		q.sess.Close()
+		return nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+	}
+	ans, err := rankproto.ParseProbe([]byte(answer), 1)
+	if err != nil {
+		q.sess.Close()
+		return nil, err
+	}
+	return &heldProbe{ans: ans, conn: q.c, sess: q.sess, in: q.in, out: q.out, held: q.held,
+		stderrDone: q.stderrDone, stdin: stdin, timeout: timeout, grace: grace}, nil
+}
+
+// refuse ends a session whose first answer was first (and, after a
+// "probe", answer, cut short) and says why. Anything but a probe ends the
+// session at once, since a rank may be waiting behind it; a probe cut
+// short is read to its end.
+func (q *quickSession) refuse(pctx context.Context, first, answer string) error {
 	if first != rankproto.Probe {
-		sess.Close()
+		q.sess.Close()
 	}
 	rest := cappedBuffer{}
 	rest.Write([]byte(answer))
-	_, _ = io.Copy(&rest, br)
-	<-stderrDone
-	waitErr := sess.Wait()
-	sess.Close()
-	if !stopWatch() {
-		return nil, "", nil, fmt.Errorf("probing the node: %w", context.Cause(pctx))
+	_, _ = io.Copy(&rest, q.out)
+	<-q.stderrDone
+	waitErr := q.sess.Wait()
+	q.sess.Close()
+	if !q.stopWatch() {
+		return fmt.Errorf("probing the node: %w", context.Cause(pctx))
 	}
 	if waitErr != nil && (first == "" || first == rankproto.Probe) {
-		return nil, "", nil, fmt.Errorf("probing the node: %s%s", c.exitError(waitErr), stderrTail(held.text()))
+		return fmt.Errorf("probing the node: %s%s", q.c.exitError(waitErr), stderrTail(q.held.text()))
 	}
-	return nil, "", nil, fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)",
+	return fmt.Errorf("probing the node: unexpected answer %q (is the login shell printing something?)",
 		first+"\n"+rest.String())
 }
 
@@ -132,220 +165,6 @@ func readLines(r *bufio.Reader, n int) (string, error) {
 // drainOutput reads a rank's output to its end: unread output would hold
 // back the session's flow control window, which stderr shares.
 func drainOutput(out io.Reader) { go func() { _, _ = io.Copy(io.Discard, out) }() }
-
-// heldProbe is a quick start's session that probed the node and waits to
-// be told the copy is in place; meanwhile it fetches the copy (fetch) or
-// probes again (probe) when asked, and its rank may serve the copy to
-// other nodes (promiseServer, serve).
-type heldProbe struct {
-	ans        rankproto.ProbeAnswer
-	conn       *sshConn
-	sess       *ssh.Session
-	in         io.WriteCloser
-	out        *bufio.Reader
-	held       *heldLines
-	stderrDone <-chan struct{}
-	stdin      []byte // the rank's input, written once it has started
-	timeout    time.Duration
-	grace      time.Duration
-	dead       bool // closed: the rank cannot start in it
-	// Where the rank is to serve its copy (promiseServer): the tree that
-	// counts it as promised, and the address nodes dial.
-	tree      *copyTree
-	serveHost string
-}
-
-// start has the held session start the rank from the copy now in place
-// and then writes the rank's input to it.
-func (h *heldProbe) start(ctx context.Context) (*sshProc, error) {
-	if _, err := io.WriteString(h.in, rankproto.Go); err != nil {
-		h.close()
-		return nil, fmt.Errorf("starting the rank: %w", h.conn.sessionError(err))
-	}
-	sctx, cancel := context.WithTimeout(ctx, h.timeout)
-	defer cancel()
-	stopWatch := h.conn.watchSession(sctx, h.sess, "the rank's start")
-	line, err := h.out.ReadString('\n')
-	if !stopWatch() {
-		h.close()
-		return nil, fmt.Errorf("starting the rank: %w", context.Cause(sctx))
-	}
-	line = strings.TrimSuffix(line, "\n")
-	if pid, _, ok := rankproto.ParseStart(line); ok && err == nil {
-		p := rankInSession(h.conn, h.sess, h.in, h.held, h.stderrDone, pid, h.grace)
-		if err := p.send(h.stdin); err != nil {
-			h.unpromise()
-			drainOutput(h.out)
-			return nil, err
-		}
-		h.serve(ctx)
-		return p, nil
-	}
-	if err != nil { // the script ended: say how, waiting a moment for its status
-		werr := endSession(h.sess)
-		h.close()
-		how := "without an answer"
-		if werr != nil {
-			how = fmt.Sprintf("(%v)", h.conn.exitError(werr))
-		}
-		return nil, fmt.Errorf("starting the rank: the session ended %s%s", how, stderrTail(h.held.text()))
-	}
-	h.close()
-	return nil, fmt.Errorf("starting the rank: unexpected answer %q", line)
-}
-
-// alive says whether h is a held session the node can still use: a fetch
-// or probe that failed in it closed it.
-func (h *heldProbe) alive() bool { return h != nil && !h.dead }
-
-// close ends the held session without starting a rank: the script reads
-// its input's end and exits.
-func (h *heldProbe) close() {
-	h.dead = true
-	h.unpromise()
-	h.in.Close()
-	h.sess.Close()
-}
-
-// promiseServer has the rank this session starts serve its copy to other
-// nodes of t, at host; t counts the server as promised (serveNext) until
-// serve or close.
-func (h *heldProbe) promiseServer(t *copyTree, host string) {
-	h.tree, h.serveHost = t, host
-}
-
-// unpromise ends the tree's count of this node's server as promised.
-func (h *heldProbe) unpromise() {
-	if h.tree != nil {
-		h.tree.endFetch()
-		h.tree = nil
-	}
-}
-
-// serve asks the rank just started to serve its copy (see the rank's
-// watchInput) and, once it answers, adds it to the tree's servers; the
-// tree tells it to stop when it closes. The answer is awaited in the
-// background, so the node's slot of --ssh-fanout is not held for it; the
-// tree counts the server as promised until then. A rank that does not
-// answer in time serves no one. The rank's output is drained after its
-// answer.
-func (h *heldProbe) serve(ctx context.Context) {
-	t, out, in := h.tree, h.out, h.in
-	if t == nil {
-		drainOutput(out)
-		return
-	}
-	h.tree = nil // the promise is the goroutine's to end
-	answer := make(chan string, 1)
-	go func() {
-		line, _ := out.ReadString('\n')
-		answer <- strings.TrimSuffix(line, "\n")
-		_, _ = io.Copy(io.Discard, out)
-	}()
-	stop := func() { _, _ = io.WriteString(in, rankproto.Unserve) }
-	if _, err := io.WriteString(in, rankproto.ServeRequest(t.token)); err != nil {
-		t.endFetch()
-		return
-	}
-	name, host := h.conn.name, h.serveHost
-	go func() {
-		defer t.endFetch()
-		var line string
-		select {
-		case line = <-answer:
-		case <-time.After(rankproto.ServeAnswerWait):
-			stop()
-			return
-		case <-ctx.Done():
-			stop()
-			return
-		}
-		port, ok := rankproto.ParseServing(line)
-		if !ok {
-			return
-		}
-		t.addNode(name, host, port, stop)
-	}()
-}
-
-// probe has the held session probe the node's cached copy again and
-// returns its answer. A session that fails to answer is closed (dead).
-func (h *heldProbe) probe(ctx context.Context) (rankproto.ProbeAnswer, error) {
-	if _, err := io.WriteString(h.in, rankproto.Probe+"\n"); err != nil {
-		h.close()
-		return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: %w", h.conn.sessionError(err))
-	}
-	pctx, cancel := context.WithTimeout(ctx, h.timeout)
-	defer cancel()
-	stopWatch := h.conn.watchSession(pctx, h.sess, "the probe")
-	answer, err := readLines(h.out, rankproto.QuickProbeLines)
-	if err != nil {
-		h.close()
-		if !stopWatch() {
-			return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
-		}
-		return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: the session ended%s", stderrTail(h.held.text()))
-	}
-	if !stopWatch() {
-		h.close()
-		return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: %w", context.Cause(pctx))
-	}
-	ans, err := rankproto.ParseProbe([]byte(answer), 1)
-	if err != nil {
-		h.close()
-	}
-	return ans, err
-}
-
-// fetch has the held session place the copy streamed from host:port (see
-// rankproto's quick.sh), within limit for the stream and cut at size bytes, and returns the script's
-// answer: "placed" when the copy is in place. A session that fails to
-// answer in time is closed (dead): the node's rank then needs a session
-// of its own.
-func (h *heldProbe) fetch(ctx context.Context, host string, port int, token string, limit, connect time.Duration, size int64) (string, error) {
-	if _, err := io.WriteString(h.in, rankproto.FetchRequest(host, port, limit, size, token)); err != nil {
-		h.close()
-		return "", h.conn.sessionError(err)
-	}
-	fctx, cancel := context.WithTimeoutCause(ctx, limit+connect, fmt.Errorf("no answer within %v", limit+connect))
-	defer cancel()
-	stopWatch := h.conn.watchSession(fctx, h.sess, "the fetch of the copy")
-	var answer string
-	var said []string // the script's other lines: its errors
-	for {
-		line, err := h.out.ReadString('\n')
-		if err != nil {
-			h.close()
-			if !stopWatch() {
-				return answer, context.Cause(fctx)
-			}
-			return answer, fmt.Errorf("the session ended%s", stderrTail(strings.Join(said, "\n")))
-		}
-		line = strings.TrimSuffix(line, "\n")
-		status, ok := rankproto.ParseFetched(line)
-		if !ok {
-			if answer == "" && rankproto.IsFetchAnswer(line) {
-				answer = line
-			} else if len(said) < rankproto.MaxHeldLines {
-				said = append(said, line)
-			}
-			continue
-		}
-		if !stopWatch() {
-			h.close()
-			return answer, context.Cause(fctx)
-		}
-		switch {
-		case status != "0":
-			return answer, fmt.Errorf("exit status %s%s", status, stderrTail(strings.Join(said, "\n")))
-		case answer == "":
-			return "", fmt.Errorf("the script gave no answer%s", stderrTail(strings.Join(said, "\n")))
-		case answer != rankproto.Placed: // the node's shortcoming (notools, unsafe): fetch says which
-			return answer, fmt.Errorf("answer %q", answer)
-		}
-		return answer, nil
-	}
-}
 
 // heldLines holds a session's standard error until the session turns out
 // to be a rank's, which forwards it line by line as every rank's is, or a

@@ -47,11 +47,12 @@ func (s *sharedCopies) claim(tag string) (*sharedCopy, bool) {
 // sent. A node with no tag, a failed first copy, or a copy the node does
 // not find (a tag copied along with a home directory to another machine)
 // gets a copy of its own.
-func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeStats, held *heldProbe) error {
+func (p *placement) copyOnce(ctx context.Context, tag string) error {
+	st := p.st
 	if tag != "" {
 		first, lead := st.copies.claim(tag)
 		if lead {
-			err := l.deliver(ctx, c, st, held)
+			err := p.deliver(ctx)
 			first.err = err
 			close(first.done)
 			if err == nil {
@@ -65,29 +66,29 @@ func (l *SSH) copyOnce(ctx context.Context, c *sshConn, tag string, st *placeSta
 			return context.Cause(ctx)
 		}
 		if first.err == nil {
-			ans, err := l.reprobe(ctx, c, held)
+			ans, err := p.reprobe(ctx)
 			if err != nil {
 				return err
 			}
-			if ans.States[0] == l.build.hash {
+			if ans.States[0] == p.l.build.hash {
 				st.viaShared.Add(1)
 				return nil
 			}
 		}
 	}
-	if err := l.deliver(ctx, c, st, held); err != nil {
+	if err := p.deliver(ctx); err != nil {
 		return err
 	}
 	st.copied.Add(1)
 	return nil
 }
 
-// reprobe probes c's node for the cached copy again: in held, the node's
-// waiting quick start session, where there is one, else in a session of
-// its own.
-func (l *SSH) reprobe(ctx context.Context, c *sshConn, held *heldProbe) (rankproto.ProbeAnswer, error) {
-	if !held.alive() {
-		return l.probe(ctx, c, []string{""})
+// reprobe probes the node for the cached copy again: in p.held, the
+// node's waiting quick start session, where there is one, else in a
+// session of its own.
+func (p *placement) reprobe(ctx context.Context) (rankproto.ProbeAnswer, error) {
+	if !p.held.alive() {
+		return p.l.probe(ctx, p.conns[0], []string{""})
 	}
-	return held.probe(ctx)
+	return p.held.probe(ctx)
 }

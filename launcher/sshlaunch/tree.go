@@ -1,21 +1,13 @@
 package sshlaunch
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"net"
-	"strings"
 	"sync"
 	"time"
 
-	"golang.org/x/crypto/ssh"
-
 	"ioswarm/binserve"
 	"ioswarm/launcher"
-	"ioswarm/rankproto"
 )
 
 // Copies spread like a tree. The coordinator serves its binary over a
@@ -67,23 +59,38 @@ func (s *copySource) hostFor(c *sshConn, advertise string) string {
 	return ""
 }
 
+// serverKind is how fetches from one kind of server (the coordinator, or
+// nodes) went: whether one has worked, how many failed, and how many
+// copies the kind sent.
+type serverKind struct {
+	worked         bool
+	failed, served int
+}
+
+// ruledOut says whether nodes cannot reach this kind of server at all (a
+// firewall): two failures and no success. It serves no more, and nobody
+// waits on it again.
+func (k *serverKind) ruledOut() bool { return !k.worked && k.failed >= 2 }
+
+// kindOf is the record of s's kind; t.mu is held.
+func (t *copyTree) kindOf(s *copySource) *serverKind {
+	if s.node {
+		return &t.fromNodes
+	}
+	return &t.fromRoot
+}
+
 // copyTree is the servers of one Prepare.
 type copyTree struct {
 	path, host string // what the coordinator serves, and where it listens
 	log        *launcher.LineWriter
 
-	mu      sync.Mutex
-	sources []*copySource
-	changed chan struct{} // closed and replaced whenever a slot frees or a server joins
-	// Per kind of server (false: the coordinator, true: nodes): whether a
-	// fetch from one has worked, and how many failed before one did. Two
-	// failures and no success mean nodes cannot reach that kind at all
-	// (a firewall): it serves no more, and nobody waits on it again.
-	worked  map[bool]bool
-	failed  map[bool]int
-	served  map[bool]int // copies each kind sent
-	closers []func()
-	untried time.Duration // a fetch's limit until its kind has worked (untriedTimeout)
+	mu                  sync.Mutex
+	sources             []*copySource
+	changed             chan struct{} // closed and replaced whenever a slot frees or a server joins
+	fromRoot, fromNodes serverKind    // how fetches from the coordinator and from nodes went
+	closers             []func()
+	untried             time.Duration // a fetch's limit until its kind has worked (untriedTimeout)
 	// unplaced counts the nodes not yet through placement, and promised
 	// the fetches under way that will serve: together with the free slots
 	// they say whether one more server would be used (see serveNext).
@@ -106,7 +113,7 @@ func newCopyTree(path, host string, log *launcher.LineWriter, nodes int) *copyTr
 		return nil
 	}
 	return &copyTree{path: path, host: host, log: log, token: token, changed: make(chan struct{}), untried: untriedTimeout,
-		worked: map[bool]bool{}, failed: map[bool]int{}, served: map[bool]int{}, unplaced: nodes}
+		unplaced: nodes}
 }
 
 // startRoot starts the coordinator's server when the first node needs a
@@ -189,13 +196,15 @@ func (t *copyTree) release(s *copySource, ok bool) {
 	s.busy--
 	defer t.wake()
 	if ok {
-		t.worked[s.node] = true
-		t.served[s.node]++
+		k := t.kindOf(s)
+		k.worked = true
+		k.served++
 		return
 	}
-	t.failed[s.node]++
+	k := t.kindOf(s)
+	k.failed++
 	dead := func(x *copySource) bool {
-		return x == s && s.node || x.node == s.node && !t.worked[s.node] && t.failed[s.node] >= 2
+		return x == s && s.node || x.node == s.node && k.ruledOut()
 	}
 	kept := t.sources[:0]
 	for _, x := range t.sources {
@@ -218,12 +227,12 @@ func (t *copyTree) giveBack(s *copySource) {
 func (t *copyTree) counts() (root, nodes int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.served[false], t.served[true]
+	return t.fromRoot.served, t.fromNodes.served
 }
 
 // servingLocked says whether nodes should start servers: not once
 // fetches between nodes have failed and none worked; t.mu is held.
-func (t *copyTree) servingLocked() bool { return t.worked[true] || t.failed[true] < 2 }
+func (t *copyTree) servingLocked() bool { return !t.fromNodes.ruledOut() }
 
 // serveNext says whether the node whose fetch is starting should serve
 // its copy afterwards, and if so counts it as promised until endFetch: a
@@ -270,180 +279,15 @@ func (t *copyTree) placed() {
 	t.unplaced--
 }
 
-// fetch has c's node take its copy from a server of the tree, and then
-// serve it to others. Where the node has a quick start's session held,
-// the fetch runs in it and the rank that session starts does the serving,
-// so the node costs no session or process more; elsewhere a fetch session
-// of its own fetches and then becomes the server. It reports false where
-// the node must get its copy over SSH instead.
-func (l *SSH) fetch(ctx context.Context, c *sshConn, t *copyTree, held *heldProbe) (bool, error) {
-	if t == nil || len(c.jumps) > 0 {
-		return false, nil // behind a jump host: reached only through SSH
-	}
-	s, err := t.acquire(ctx)
-	if s == nil || err != nil {
-		return false, err
-	}
-	node, _ := c.client.RemoteAddr().(*net.TCPAddr)
-	serve := node != nil && t.serveNext()
-	var f fetched
-	inHeld := held.alive()
-	if inHeld {
-		f.answer, err = held.fetch(ctx, s.hostFor(c, l.Advertise), s.port, t.token, t.limit(s), l.connectTimeout(), l.build.size)
-	} else {
-		f, err = l.startFetch(ctx, c, s, t.token, serve, t.limit(s))
-	}
-	switch {
-	case serve && inHeld && err == nil: // a held fetch that failed says so
-		// The rank the held session starts will serve: the promise
-		// lasts until it answers (heldProbe.serve).
-		held.promiseServer(t, node.IP.String())
-	case serve:
-		// The node's server, if it started, is among the sources before
-		// the promise goes (addNode below), so no count sees neither.
-		defer t.endFetch()
-	}
-	switch {
-	case err == nil:
-		t.release(s, true)
-		if f.port > 0 {
-			t.addNode(c.name, node.IP.String(), f.port, f.end)
-		}
-		return true, nil
-	case f.answer == rankproto.NoTools:
-		t.giveBack(s) // the node's shortcoming, not the server's
-	case rankproto.IsUnsafe(f.answer):
-		t.giveBack(s) // the server is fine; the node's cache is not
-		return false, rankproto.UnsafeCacheError(f.answer)
-	default:
-		t.release(s, false)
-	}
-	if ctx.Err() != nil {
-		return false, context.Cause(ctx)
-	}
-	l.Log.Printf("note: host %s: no copy from %s (%s); sending it over SSH\n", c.name, s.name, fetchFailure(err, f.answer))
-	return false, nil
-}
-
 // limit is how long a fetch from s may take: less while no fetch from
 // its kind has worked yet.
 func (t *copyTree) limit(s *copySource) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.worked[s.node] {
+	if t.kindOf(s).worked {
 		return fetchTimeout
 	}
 	return min(t.untried, fetchTimeout)
-}
-
-// fetched is how a fetch session went: the script's first answer, and
-// where the node now serves (port 0: it does not, and its session has
-// ended) with what ends that.
-type fetched struct {
-	answer string
-	port   int
-	end    func()
-}
-
-// startFetch runs the fetch script from s on c's node and reads its
-// answers: "placed", then with serve "serving PORT" from the server it
-// became. The token goes on the session's input twice, once for the
-// fetch and once for the server; the input's end stops the server.
-func (l *SSH) startFetch(ctx context.Context, c *sshConn, s *copySource, token string, serve bool, limit time.Duration) (fetched, error) {
-	sess, err := c.newSession(ctx)
-	if err != nil {
-		return fetched{}, err
-	}
-	var stderr cappedBuffer
-	sess.Stderr = &stderr
-	in, err1 := sess.StdinPipe()
-	out, err2 := sess.StdoutPipe()
-	if err := firstError(err1, err2); err != nil {
-		sess.Close()
-		return fetched{}, c.sessionError(err)
-	}
-	if err := sess.Start(rankproto.FetchCommand(l.build.hash, s.hostFor(c, l.Advertise), s.port, serve, limit, l.build.size)); err != nil {
-		sess.Close()
-		return fetched{}, c.sessionError(err)
-	}
-	lines := make(chan string, 2)
-	go func() {
-		br := bufio.NewReaderSize(out, 256)
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				close(lines)
-				return
-			}
-			lines <- strings.TrimSpace(line)
-		}
-	}()
-	// Whatever the script prints past the answers read here (a chatty
-	// login shell's lines, say) is drained, so the reader above ends.
-	defer func() {
-		go func() {
-			for range lines {
-			}
-		}()
-	}()
-	_, werr := io.WriteString(in, token+"\n"+token+"\n")
-	// failed ends the session and says how it ended.
-	failed := func(answer string, cause error) (fetched, error) {
-		in.Close()
-		err := c.exitError(endSession(sess))
-		if err == nil {
-			err = cause
-		}
-		if err == nil { // the script ended well, with an answer that is not a copy
-			err = fmt.Errorf("answer %q", answer)
-		}
-		return fetched{answer: answer}, fmt.Errorf("%v%s", err, stderrTail(stderr.String()))
-	}
-	if werr != nil {
-		return failed("", c.sessionError(werr))
-	}
-	timeout := time.NewTimer(limit + l.connectTimeout())
-	defer timeout.Stop()
-	next := func() (string, error) {
-		select {
-		case line, ok := <-lines:
-			if !ok {
-				return "", errors.New("the script ended without an answer")
-			}
-			return line, nil
-		case <-timeout.C:
-			return "", fmt.Errorf("no answer within %v", limit+l.connectTimeout())
-		case <-ctx.Done():
-			return "", context.Cause(ctx)
-		}
-	}
-	answer, err := next()
-	if err != nil || answer != rankproto.Placed {
-		return failed(answer, err)
-	}
-	end := func() { in.Close(); _ = endSession(sess) }
-	if !serve {
-		end()
-		return fetched{answer: answer}, nil
-	}
-	line, err := next()
-	port, ok := rankproto.ParseServing(line)
-	if err != nil || !ok {
-		end() // placed, but serving nothing: the copy is in place either way
-		return fetched{answer: answer}, nil
-	}
-	return fetched{answer: answer, port: port, end: end}, nil
-}
-
-// fetchFailure says in a few words why a fetch failed.
-func fetchFailure(err error, answer string) string {
-	switch {
-	case answer == rankproto.NoTools:
-		return "the node lacks bash or timeout"
-	case err == nil:
-		return fmt.Sprintf("unexpected answer %q", answer)
-	}
-	return err.Error()
 }
 
 // addNode adds the server a node became, unless nodes serve no more; its
@@ -460,25 +304,6 @@ func (t *copyTree) addNode(name, host string, port int, end func()) {
 	if t.servingLocked() {
 		t.add(&copySource{name: name, host: host, port: port, slots: nodeSlots, node: true})
 	}
-}
-
-// endSession waits a moment for a server whose input was closed to exit
-// (it does at once, and sshd frees the session with it), then closes the
-// session regardless: a node that does not answer must not hold up the
-// launch, or a Ctrl-C. Its server ends on its own once sshd closes its
-// input, at the latest when the connection goes.
-// It returns how the session ended: Wait's error, nil when it ended well
-// or did not end within that second.
-func endSession(sess *ssh.Session) error {
-	done := make(chan error, 1)
-	go func() { done <- sess.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(time.Second):
-	}
-	sess.Close()
-	return err
 }
 
 // close stops every server of the tree, the coordinator's and the nodes',
@@ -506,15 +331,3 @@ func (t *copyTree) close() {
 		root.Wait()
 	}
 }
-
-// fetchTimeout bounds one fetch from another node: 16 MiB take well under
-// a second on a cluster network, and a server that stopped answering must
-// not hold the node long before it gets its copy over SSH. Until a fetch
-// from a kind of server (the coordinator, or nodes) has worked, its
-// fetches get untriedTimeout: a firewall that drops the packets of those
-// ports makes a connect hang, not fail, and the two fetches that rule a
-// kind out should not hold a launch for long.
-const (
-	fetchTimeout   = 30 * time.Second
-	untriedTimeout = 10 * time.Second
-)
