@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -27,32 +26,6 @@ const (
 	fetchTimeout   = 30 * time.Second
 	untriedTimeout = 10 * time.Second
 )
-
-// servePromise is a node's promise to serve its copy once fetched: the
-// tree counts it (serveNext) from the start of the fetch until end, which
-// whoever holds the promise last runs once: the fetch, or the held
-// session whose rank is to serve (heldProbe.serve).
-type servePromise struct {
-	tree *copyTree
-	host string // the address other nodes dial to reach the node
-	once sync.Once
-}
-
-// promiseServe is the promise of the node at host to serve after its
-// fetch, or nil where one more server would not be used (serveNext).
-func (t *copyTree) promiseServe(host string) *servePromise {
-	if !t.serveNext() {
-		return nil
-	}
-	return &servePromise{tree: t, host: host}
-}
-
-// end ends the tree's count of the promise; later calls do nothing.
-func (s *servePromise) end() {
-	if s != nil {
-		s.once.Do(s.tree.endFetch)
-	}
-}
 
 // fetch has the node take its copy from a server of the tree, and then
 // serve it to others. Where the node has a quick start's session held,

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
+	"sync"
 
 	"ioswarm/launcher"
 	"ioswarm/rankproto"
@@ -88,6 +90,65 @@ func (p *placement) enter(n nodeState) {
 	}
 	p.state = n
 	p.trail = append(p.trail, n)
+}
+
+// groupTargets gathers the targets that log in to the same place, in host
+// order: they share connections and one placement of the binary.
+func groupTargets(targets []launcher.Target) [][]launcher.Target {
+	index := map[string]int{}
+	var groups [][]launcher.Target
+	for _, t := range targets {
+		key := fmt.Sprintf("%s@%s:%d", t.User, t.Host, t.Port)
+		i, ok := index[key]
+		if !ok {
+			i = len(groups)
+			index[key] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], t)
+	}
+	return groups
+}
+
+// prepareAll readies the groups in parallel, at most Fanout at a time,
+// and returns the ranks started and the failures sorted by rank.
+func (l *SSH) prepareAll(ctx context.Context, groups [][]launcher.Target, st *placeStats, spec launcher.RankSpec) (map[int]*sshProc, launcher.HostErrors) {
+	var herrs launcher.HostErrors
+	started := map[int]*sshProc{}
+	var mu sync.Mutex
+	sem := make(chan struct{}, max(l.Fanout, 1))
+	var wg sync.WaitGroup
+	for _, g := range groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			var procs []*sshProc
+			select {
+			case sem <- struct{}{}:
+				procs, err = l.prepareGroup(ctx, g, st, spec)
+				st.tree.placed()
+				<-sem
+			case <-ctx.Done():
+				err = context.Cause(ctx)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for i, p := range procs {
+				started[g[i].Rank] = p
+			}
+			if err == nil {
+				return
+			}
+			st.failed.Add(1)
+			for _, t := range g {
+				herrs = append(herrs, &launcher.HostError{Host: t.Host, Rank: t.Rank, Err: err})
+			}
+		}()
+	}
+	wg.Wait()
+	sort.Slice(herrs, func(i, j int) bool { return herrs[i].Rank < herrs[j].Rank })
+	return started, herrs
 }
 
 // prepareGroup connects to one node (more connections when it runs many

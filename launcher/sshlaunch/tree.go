@@ -230,55 +230,6 @@ func (t *copyTree) counts() (root, nodes int) {
 	return t.fromRoot.served, t.fromNodes.served
 }
 
-// servingLocked says whether nodes should start servers: not once
-// fetches between nodes have failed and none worked; t.mu is held.
-func (t *copyTree) servingLocked() bool { return !t.fromNodes.ruledOut() }
-
-// serveNext says whether the node whose fetch is starting should serve
-// its copy afterwards, and if so counts it as promised until endFetch: a
-// node serves only while the nodes that may still want a copy outnumber
-// the node slots free or promised. Nodes that have not been probed yet
-// count as wanting one, so this errs towards serving. A server costs its
-// node a session and a process where it has no rank to serve from, and a
-// slot of the rank's attention where it has; in a cold launch of 16
-// nodes most of those that served before sent nothing.
-func (t *copyTree) serveNext() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if !t.servingLocked() {
-		return false
-	}
-	free, fetching := 0, 0
-	for _, s := range t.sources {
-		fetching += s.busy
-		if s.node {
-			free += s.slots - s.busy
-		}
-	}
-	if t.unplaced-fetching <= free+t.promised*nodeSlots {
-		return false
-	}
-	t.promised++
-	return true
-}
-
-// endFetch ends serveNext's promise of a fetch that has ended.
-func (t *copyTree) endFetch() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.promised--
-}
-
-// placed counts a node through placement, however it went.
-func (t *copyTree) placed() {
-	if t == nil {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.unplaced--
-}
-
 // limit is how long a fetch from s may take: less while no fetch from
 // its kind has worked yet.
 func (t *copyTree) limit(s *copySource) time.Duration {
@@ -288,22 +239,6 @@ func (t *copyTree) limit(s *copySource) time.Duration {
 		return fetchTimeout
 	}
 	return min(t.untried, fetchTimeout)
-}
-
-// addNode adds the server a node became, unless nodes serve no more; its
-// end is run when the tree closes (or now, if the tree has closed).
-func (t *copyTree) addNode(name, host string, port int, end func()) {
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		end()
-		return
-	}
-	defer t.mu.Unlock()
-	t.closers = append(t.closers, end)
-	if t.servingLocked() {
-		t.add(&copySource{name: name, host: host, port: port, slots: nodeSlots, node: true})
-	}
 }
 
 // close stops every server of the tree, the coordinator's and the nodes',
