@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/hostlist"
 	"ioswarm/mounts"
+	"ioswarm/rankproto"
 	"ioswarm/selfbin"
 )
 
@@ -145,5 +146,5 @@ func (l *Srun) copyArgs(exe string) []string {
 	if l.bcast == "" || exe != l.bcast {
 		return nil
 	}
-	return []string{"--bcast-copy", exe}
+	return []string{"--" + rankproto.FlagBcastCopy, exe}
 }

@@ -35,9 +35,10 @@
 // The rank ignores any other line, a second serve while serving, and an
 // unserve while not serving; a line too long to read is skipped. Its
 // server also ends with the input and after a limit of its own. The
-// launcher waits for "serving PORT" a bounded time (ServeAnswerWait); an
-// answer that is not "serving" and a positive port, or none in time, means
-// the rank serves no one (the launcher then writes unserve).
+// launcher waits for "serving PORT" a bounded time (ServeAnswerWait): with
+// no answer by then (or once the launch is cancelled) it writes unserve;
+// an answer that is not "serving" and a positive port means the rank
+// serves no one.
 //
 // serve-copy, run by fetch.sh in a session of its own, reads the token as
 // its first input line and answers "serving PORT" the same way; the end of
