@@ -158,11 +158,11 @@ func watchInput(ctx context.Context, stdin io.Reader, stdout, log io.Writer, ima
 func cleanupCommand() *cli.Command {
 	var dir, job string
 	return &cli.Command{
-		Name:   "cleanup",
+		Name:   rankproto.CleanupSubcommand,
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Required: true, Destination: &dir},
-			&cli.StringFlag{Name: "job", Required: true, Destination: &job},
+			&cli.StringFlag{Name: rankproto.FlagDir, Required: true, Destination: &dir},
+			&cli.StringFlag{Name: rankproto.FlagJob, Required: true, Destination: &job},
 		},
 		OnUsageError: onUsageError,
 		Action:       func(c *cli.Context) error { return rank.RemoveJobFiles(dir, job) },

@@ -223,7 +223,7 @@ func (s *Session) Close(runErr error) {
 	for _, r := range dead {
 		t := s.targets[r]
 		dir := s.current.dirOf(t)
-		if _, err := s.o.Launcher.Exec(ctx, t, []string{"cleanup", "--dir", dir, "--job", s.current.id}); err != nil {
+		if _, err := s.o.Launcher.Exec(ctx, t, rankproto.CleanupArgs(dir, s.current.id)); err != nil {
 			hint := ""
 			if slices.Contains(cut, r) {
 				// Unreachable from here, but not necessarily dead.

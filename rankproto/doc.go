@@ -40,6 +40,9 @@
 // an answer that is not "serving" and a positive port means the rank
 // serves no one.
 //
+// After a rank died, the coordinator has the launcher run `<binary> cleanup
+// --dir DIR --job ID` (CleanupArgs) on its node to remove the job's files.
+//
 // serve-copy, run by fetch.sh in a session of its own, reads the token as
 // its first input line and answers "serving PORT" the same way; the end of
 // its input stops it.

@@ -75,3 +75,15 @@ func ReadLaunch(r io.Reader, minSecret int) (Launch, io.Reader, error) {
 	}
 	return in, br, nil
 }
+
+// The hidden command that removes what a job left on a node after its
+// rank died, and its flags: `<binary> cleanup --dir DIR --job ID`.
+const (
+	CleanupSubcommand = "cleanup"
+	FlagDir           = "dir"
+)
+
+// CleanupArgs are the arguments that remove job's files under dir.
+func CleanupArgs(dir, job string) []string {
+	return []string{CleanupSubcommand, "--" + FlagDir, dir, "--" + FlagJob, job}
+}

@@ -99,3 +99,10 @@ func TestRankArgsNameTheFlags(t *testing.T) {
 		t.Errorf("Argv = %q, want %q", got, want)
 	}
 }
+
+func TestCleanupArgs(t *testing.T) {
+	got := CleanupArgs("/gpfs/a b", "j1")
+	if want := []string{"cleanup", "--dir", "/gpfs/a b", "--job", "j1"}; !slices.Equal(got, want) {
+		t.Errorf("CleanupArgs = %q, want %q", got, want)
+	}
+}
