@@ -11,6 +11,7 @@ import (
 	"ioswarm/hostlist"
 	"ioswarm/internal/usage"
 	"ioswarm/launcher"
+	"ioswarm/launcher/sshlaunch"
 	"ioswarm/selfbin"
 )
 
@@ -77,7 +78,7 @@ func sshLauncher(o *launchOptions, adv string, log *launcher.LineWriter) (launch
 	return l, targetsFrom(entries, source, log), nil
 }
 
-func sshFrom(o *launchOptions, adv string, log *launcher.LineWriter) (*launcher.SSH, error) {
+func sshFrom(o *launchOptions, adv string, log *launcher.LineWriter) (*sshlaunch.SSH, error) {
 	self, err := selfbin.Self()
 	if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func sshFrom(o *launchOptions, adv string, log *launcher.LineWriter) (*launcher.
 	if err != nil {
 		return nil, fmt.Errorf("SSH needs a home directory for ~/.ssh: %w", err)
 	}
-	l := &launcher.SSH{
+	l := &sshlaunch.SSH{
 		Binary: self.Path, BinaryHash: self.Hash, RemoteBin: o.RemoteBin, User: o.SSHUser, Advertise: adv,
 		Home: home, LocalUser: localUser(), AgentSocket: os.Getenv("SSH_AUTH_SOCK"),
 		ConnectTimeout: o.ConnectTimeout, Fanout: o.SSHFanout, Tree: o.CopyTree, Log: log,

@@ -184,7 +184,7 @@ func (l *Srun) Close() error {
 	procs, bcast := l.procs, l.bcast
 	l.procs, l.bcast, l.closed = nil, "", true
 	l.mu.Unlock()
-	stopAll(procs)
+	StopAll(procs)
 	if bcast == "" {
 		return nil
 	}

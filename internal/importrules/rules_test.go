@@ -19,18 +19,19 @@ var allowed = map[string][]string{
 	"chart":          {"figures", "result", "settings", "study", "units", "wire"},
 	"clientcache":    {"mounts", "units"},
 	"clock":          {},
-	"coordinator":    {"barrier", "clientcache", "clock", "figures", "histogram", "hostlist", "internal/usage", "launcher", "nodefacts", "resplan", "result", "selfbin", "settings", "units", "wire"},
+	"coordinator":    {"barrier", "clientcache", "clock", "figures", "histogram", "hostlist", "internal/usage", "launcher", "nodefacts", "rankproto", "resplan", "result", "selfbin", "settings", "units", "wire"},
 	"figures":        {"histogram", "result", "wire"},
 	"histogram":      {"result"},
 	"htmlreport":     {"acceptance", "chart", "settings", "study", "units", "wire"},
 	"hostlist":       {"internal/usage"},
 	"internal/usage": {},
 	"iozone":         {"figures", "internal/usage", "result", "units"},
-	"launcher":       {"binserve", "clock", "hostlist", "internal/usage", "mounts", "selfbin", "units"},
+	"launcher":       {"clock", "hostlist", "internal/usage", "mounts", "rankproto", "selfbin", "units"},
 	"mounts":         {},
 	"nodefacts":      {"clientcache", "mounts", "units"},
 	"preflight":      {"clock", "launcher", "mounts", "nodefacts", "units", "uring", "wire"},
 	"progress":       {"units"},
+	"rankproto":      {},
 	"rank":           {"barrier", "clientcache", "clock", "histogram", "internal/usage", "mounts", "nodefacts", "result", "settings", "units", "uring", "wire"},
 	"report":         {"clientcache", "figures", "histogram", "nodefacts", "result", "settings", "units", "wire"},
 	"resplan":        {"histogram", "hostlist", "nodefacts", "settings", "units"},
@@ -43,6 +44,9 @@ var allowed = map[string][]string{
 	"units":          {},
 	"uring":          {},
 	"wire":           {"clientcache", "nodefacts", "result", "settings"},
+
+	// Packages below the top level.
+	"launcher/sshlaunch": {"binserve", "launcher", "rankproto"},
 }
 
 func root(t *testing.T) string {

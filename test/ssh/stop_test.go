@@ -12,6 +12,7 @@ import (
 
 	"ioswarm/internal/testio"
 	"ioswarm/launcher"
+	"ioswarm/launcher/sshlaunch"
 	"ioswarm/test/cluster"
 )
 
@@ -74,7 +75,7 @@ func TestStopHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := &testio.LockedBuffer{}
-	l := &launcher.SSH{Binary: bin, Home: t.TempDir(), LocalUser: "root", ConfigFiles: []string{config},
+	l := &sshlaunch.SSH{Binary: bin, Home: t.TempDir(), LocalUser: "root", ConfigFiles: []string{config},
 		ConnectTimeout: 5 * time.Second, Fanout: 1, Log: launcher.NewLineWriter(log), Grace: 2 * time.Second}
 	defer l.Close()
 	tg := launcher.Target{Rank: 0, Host: "node1"}
