@@ -52,6 +52,12 @@ func studyIOFlags(o *ioOptions) []cli.Flag {
 	for _, f := range ioFlags(o, true) {
 		switch f.Names()[0] {
 		case "phases", "layout", "reuse":
+			// Not a flag of study's, but the launch's options are
+			// validated like a run's: they hold the flag's default (each
+			// section's workload has its own phases and layout).
+			if sf, ok := f.(*cli.StringFlag); ok && sf.Destination != nil {
+				*sf.Destination = sf.Value
+			}
 		default:
 			out = append(out, f)
 		}
