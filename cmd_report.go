@@ -69,6 +69,7 @@ func runReport(o reportCmdOptions) error {
 		return err
 	}
 	ss, pairs, judged := reportStudies(files)
+	groups := reportGroups(files)
 	title := o.Title
 	if title == "" && pairs != nil {
 		title = "Storage characterisation: " + strings.Join(fileNames(files), " vs ")
@@ -81,7 +82,7 @@ func runReport(o reportCmdOptions) error {
 		return usage.Errorf("report: --output %q: the directory %q does not exist", report.Clean(out), report.Clean(dir))
 	}
 	doc, err := htmlreport.Build(ss, htmlreport.Options{Title: title, Expect: expect, Generated: time.Now(), Version: fullVersion(),
-		Pairs: pairs, Judged: judged})
+		Pairs: pairs, Judged: judged, Groups: groups})
 	if err != nil {
 		return usage.Wrap(err)
 	}
@@ -144,6 +145,24 @@ func reportStudies(files [][]*study.Sweep) ([]*study.Sweep, [][2]int, *study.Swe
 		}
 	}
 	return ss, pairs, judged
+}
+
+// reportGroups are the files as the report shows their settings, nodes
+// and command lines: once per file, a study's sections side by side. The
+// indices are those of the list reportStudies lays out.
+func reportGroups(files [][]*study.Sweep) []htmlreport.Group {
+	names := fileNames(files)
+	var out []htmlreport.Group
+	next := 0
+	for i, secs := range files {
+		g := htmlreport.Group{Name: names[i]}
+		for range secs {
+			g.Sections = append(g.Sections, next)
+			next++
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 func isDir(path string) bool {

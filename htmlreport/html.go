@@ -20,7 +20,8 @@ var pageText string
 // is written once, so nothing is kept between calls.
 func page() (*template.Template, error) {
 	return template.New("report").Funcs(template.FuncMap{
-		"inc": func(i int) int { return i + 1 },
+		"inc":   func(i int) int { return i + 1 },
+		"nodes": nodesText,
 	}).Parse(pageText)
 }
 

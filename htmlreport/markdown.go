@@ -35,7 +35,7 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 	if d.Generated != "" {
 		m.printf(" on %s", d.Generated)
 	}
-	m.printf(".\n")
+	m.printf(" from %s.\n", d.Sources)
 	if len(d.Verdicts) > 0 {
 		m.printf("\n## Acceptance\n\n%s judged against `%s`.\n\n", md(d.Judged), d.Expected)
 		var rows [][]string
@@ -45,15 +45,20 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 		m.table([]string{"expectation", "measured", "verdict"}, rows)
 	}
 	m.printf("\n## Configuration and nodes\n")
+	if len(d.Nodes) > 0 {
+		m.printf("\nEvery study ran on %s, with the same kernel, filesystem, mount, memory and client caches, as each study's largest point saw them:\n\n", nodesText(d.Nodes))
+		m.nodes(d.Nodes)
+	}
 	for _, s := range d.Studies {
 		m.printf("\n### %s\n\n%s\n\n", md(s.Name), md(s.Describe))
-		m.table([]string{"setting", "value"}, pairs(s.Config))
+		if s.SameAs != "" {
+			m.printf("The same settings as %s, section by section.\n\n", md(s.SameAs))
+		} else {
+			m.table(settingsTable(s))
+		}
 		if len(s.Nodes) > 0 {
-			var rows [][]string
-			for _, n := range s.Nodes {
-				rows = append(rows, []string{n.Host, fmt.Sprint(n.Ranks), n.Kernel, n.FS, n.Mount, n.Memory, n.ClientCache})
-			}
-			m.table([]string{"node", "ranks", "kernel", "filesystem", "mount", "memory", "client cache"}, rows)
+			m.printf("Its nodes, as its largest point saw them:\n\n")
+			m.nodes(s.Nodes)
 		}
 	}
 	for i, sec := range d.Sections {
@@ -97,6 +102,10 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 			m.printf("No run of this study carried a warning.\n")
 		}
 		for _, wn := range s.Warnings {
+			if wn.Section != "" {
+				m.printf("- %s, %d threads: %s\n", md(wn.Section), wn.Threads, md(wn.Text))
+				continue
+			}
 			m.printf("- %d threads: %s\n", wn.Threads, md(wn.Text))
 		}
 	}
@@ -165,10 +174,25 @@ func md(s string) string {
 	return s
 }
 
-func pairs(kv [][2]string) [][]string {
-	out := make([][]string, len(kv))
-	for i, p := range kv {
-		out[i] = []string{p[0], p[1]}
+// settingsTable is a study's settings: name and value for a sweep, a
+// column per section for a study (a value the sections share repeated:
+// Markdown has no spanning cell).
+func settingsTable(s Study) ([]string, [][]string) {
+	head := []string{"setting", "value"}
+	if len(s.Sections) > 1 {
+		head = append([]string{"setting"}, s.Sections...)
 	}
-	return out
+	var rows [][]string
+	for _, r := range s.Config {
+		rows = append(rows, append([]string{r.Name}, r.Values...))
+	}
+	return head, rows
+}
+
+func (m *mdWriter) nodes(ns []Node) {
+	var rows [][]string
+	for _, n := range ns {
+		rows = append(rows, []string{n.Host, fmt.Sprint(n.Ranks), n.Kernel, n.FS, n.Mount, n.Memory, n.ClientCache})
+	}
+	m.table([]string{"node", "ranks", "kernel", "filesystem", "mount", "memory", "client cache"}, rows)
 }

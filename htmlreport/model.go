@@ -6,14 +6,11 @@ import (
 	"html/template"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"ioswarm/acceptance"
-	"ioswarm/settings"
 	"ioswarm/study"
-	"ioswarm/units"
 	"ioswarm/wire"
 )
 
@@ -30,6 +27,10 @@ type Options struct {
 	// Judged, when set, is what the expectations are judged against
 	// instead of the first study (every section of a study at once).
 	Judged *study.Sweep
+	// Groups, when set, are the study files the sweeps came from, each
+	// with its sections: the configuration, nodes, warnings and command
+	// lines are then said once per study; otherwise each sweep is one.
+	Groups []Group
 }
 
 // Document is everything the report shows, worked out before anything
@@ -39,37 +40,19 @@ type Document struct {
 	Generated string
 	Version   string
 	Studies   []Study
-	Sections  []Section
-	Peaks     []Peak
-	Compares  []Comparison
+	// Nodes, when every study ran on the same nodes with the same facts,
+	// are those nodes, shown once (the studies then hold none).
+	Nodes []Node
+	// Sources says what the document was made from: "2 studies (4 sections)".
+	Sources  string
+	Sections []Section
+	Peaks    []Peak
+	Compares []Comparison
 	// Verdicts are the first study judged against the expectations an
 	// acceptance test gave (none without).
 	Verdicts []acceptance.Verdict
 	Expected string // the expectations as given
 	Judged   string // the name of what was judged: the first study, or a study's sections
-}
-
-// Study is one study's configuration, nodes, command lines and warnings.
-type Study struct {
-	Name, Describe string
-	Complete       bool
-	Error          string
-	Config         [][2]string // what shaped the runs, name and value
-	Nodes          []Node
-	Commands       []string
-	Warnings       []Warning
-}
-
-// Node is one node as the first point of a study saw it.
-type Node struct {
-	Host, Kernel, FS, Mount, Memory, ClientCache string
-	Ranks                                        int
-}
-
-// Warning is a warning a point's run carried.
-type Warning struct {
-	Threads int
-	Text    string
 }
 
 // sectionKinds are the sections in the order a characterisation reads:
@@ -139,14 +122,21 @@ func Build(ss []*study.Sweep, o Options) (*Document, error) {
 	}
 	names := study.Names(ss...)
 	d := &Document{Title: o.Title, Version: o.Version}
-	if d.Title == "" {
-		d.Title = "Storage characterisation: " + strings.Join(names, " vs ")
-	}
 	if !o.Generated.IsZero() {
 		d.Generated = o.Generated.UTC().Format(time.RFC3339)
 	}
-	for i, s := range ss {
-		d.Studies = append(d.Studies, studyOf(s, names[i]))
+	groups, err := groupsOf(o.Groups, names)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		d.Studies = append(d.Studies, studyOf(ss, g))
+	}
+	d.shareNodes()
+	d.shareSettings()
+	d.Sources = sourcesText(d.Studies)
+	if d.Title == "" {
+		d.Title = "Storage characterisation: " + strings.Join(studyNames(d.Studies), " vs ")
 	}
 	for _, k := range sectionKinds {
 		sec := Section{Name: k.name, Ops: k.ops}
@@ -203,78 +193,6 @@ func Build(ss []*study.Sweep, o Options) (*Document, error) {
 // sortPhases puts phases in the order their section lists them.
 func sortPhases(ps, order []string) {
 	sort.Slice(ps, func(i, j int) bool { return slices.Index(order, ps[i]) < slices.Index(order, ps[j]) })
-}
-
-func studyOf(s *study.Sweep, name string) Study {
-	st := Study{Name: name, Describe: s.Describe(), Complete: s.Complete, Error: s.Error}
-	su := s.Setup
-	io := "buffered"
-	if su.Direct {
-		io = "O_DIRECT"
-	}
-	engine := su.Engine
-	if engine == "" {
-		engine = settings.Sync
-	}
-	st.Config = [][2]string{
-		{"phases", su.Phases.Join(", ")},
-		{"size held fixed", s.SizeText()},
-		{"record size", units.FormatSize(su.BlockSize)},
-		{"random op size", units.FormatSize(su.RandBlockSize)},
-		{"I/O", io + ", fsync " + onOff(su.Fsync) + ", engine " + engine.String()},
-		{"iterations per point", strconv.Itoa(su.Iterations)},
-		{"directory", su.Dir},
-		{"nodes", strconv.Itoa(s.Hosts())},
-	}
-	seenCmd := map[string]bool{}
-	for _, p := range s.Points {
-		if c := p.CommandLine; c != "" && !seenCmd[c] {
-			seenCmd[c] = true
-			st.Commands = append(st.Commands, c)
-		}
-		for _, w := range p.Warnings {
-			st.Warnings = append(st.Warnings, Warning{Threads: p.Config.Threads, Text: w})
-		}
-	}
-	if len(s.Points) > 0 {
-		st.Nodes = nodesOf(s)
-	}
-	return st
-}
-
-// nodesOf lists the nodes of the study's largest point, each once.
-func nodesOf(s *study.Sweep) []Node {
-	p := s.Points[0]
-	for _, q := range s.Points {
-		if len(q.Hosts) > len(p.Hosts) {
-			p = q
-		}
-	}
-	var out []Node
-	at := map[string]int{}
-	for _, h := range p.Hosts {
-		if i, ok := at[h.Host]; ok {
-			out[i].Ranks++
-			continue
-		}
-		at[h.Host] = len(out)
-		cache := "page cache"
-		if len(h.CacheNotes) > 0 {
-			cache = strings.Join(h.CacheNotes, "; ")
-		}
-		if h.CacheBytes > 0 {
-			cache = units.FormatBytes(h.CacheBytes) + ": " + cache
-		}
-		mount, memory := "not recorded", "not recorded"
-		if h.MountPoint != "" {
-			mount = strings.TrimPrefix(h.FSSource+" on "+h.MountPoint, " on ")
-		}
-		if h.MemTotal > 0 {
-			memory = units.FormatBytes(h.MemTotal)
-		}
-		out = append(out, Node{Host: h.Host, Kernel: h.Kernel, FS: h.FSType, Mount: mount, Memory: memory, ClientCache: cache, Ranks: 1})
-	}
-	return out
 }
 
 func rowOf(name string, f study.Figure) Row {

@@ -43,15 +43,25 @@ func htmlOf(t *testing.T, ss []*study.Sweep) string {
 	return b.String()
 }
 
-// outline is the page's structure, values aside: its headings, figures
-// and tables with their column heads, one a line.
-var outlineTags = regexp.MustCompile(`(?s)<h[123][^>]*>.*?</h[123]>|<figure>|<svg class="chart"|<tr><th>.*?</tr>`)
+// outline is the page's structure, values aside: its headings, notes on
+// what is shared, figures and tables with their column heads, and rows of
+// settings with their cells as {} (or {N} for a cell spanning N
+// columns), one a line.
+var outlineTags = regexp.MustCompile(`(?s)<h[123][^>]*>.*?</h[123]>|<p class="meta">.*?</p>|<p>(Every study ran|The same settings|Its nodes)|<table class="[a-z]+">|<figure>|<svg class="chart"|<tr><th>.*?</tr>`)
+
+var (
+	headCell  = regexp.MustCompile(`<th>([^<]*)</th>`)
+	valueCell = regexp.MustCompile(`<td>[^<]*</td>`)
+	spanCell  = regexp.MustCompile(`<td colspan="(\d+)">[^<]*</td>`)
+)
 
 func outline(page string) string {
 	var b strings.Builder
 	for _, m := range outlineTags.FindAllString(page, -1) {
 		if strings.HasPrefix(m, "<tr>") {
-			m = regexp.MustCompile(`<th>([^<]*)</th>`).ReplaceAllString(m, "[$1]")
+			m = headCell.ReplaceAllString(m, "[$1]")
+			m = valueCell.ReplaceAllString(m, "{}")
+			m = spanCell.ReplaceAllString(m, "{$1}")
 		}
 		b.WriteString(m + "\n")
 	}
