@@ -291,6 +291,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	}
 	timed := true
 	var ops int64
+	per := mdOpBytes(p.name, p.mdSize)
 	for j := 0; j < files; j++ {
 		if p.stop.Load() {
 			return errStopped
@@ -309,8 +310,8 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 			continue
 		}
 		ops++
-		w.done.Store(ops * int64(len(data)))
-		timed = w.account(p, t0, t1, ops, ops*int64(len(data)), j+1 < files)
+		w.done.Store(ops * per)
+		timed = w.account(p, t0, t1, ops, ops*per, j+1 < files)
 		if !timed && !untimed {
 			break
 		}
@@ -318,12 +319,21 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	if !timed {
 		return nil // timedEnd was called at the stonewall
 	}
-	bytes := ops * p.mdSize
-	if p.name == wire.MDStat || p.name == wire.MDDelete {
-		bytes = 0
-	}
-	w.timedEnd(clock.Now(), bytes, ops, false)
+	w.timedEnd(clock.Now(), ops*per, ops, false)
 	return nil
+}
+
+// mdOpBytes is the data one operation of a metadata phase moves, and so
+// what it adds to the thread's bytes (and to its bytes at first-done and
+// its progress): mdcreate writes and mdread reads --md-size bytes per
+// file; mdstat and mddelete move no data, so their bytes are 0. The rule
+// is per operation, so a stonewalled phase counts the same as one that
+// ran to its last file.
+func mdOpBytes(phase wire.Phase, mdSize int64) int64 {
+	if phase == wire.MDCreate || phase == wire.MDRead {
+		return mdSize
+	}
+	return 0
 }
 
 // mdOp is one metadata operation on the NUL-terminated name, relative to
