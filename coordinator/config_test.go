@@ -52,7 +52,7 @@ func TestValidateChangesNothing(t *testing.T) {
 		Engine: settings.Sync, IODepth: 1, Layout: settings.PerThread, Pattern: settings.Segmented,
 		RandScope: settings.ScopeSegment, RandOrder: settings.Shuffle, MDDir: settings.MDDirPerThread}
 	before := w
-	if err := w.Validate(localLaunch); err != nil {
+	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	if w.FileSize != before.FileSize || w.Total != before.Total {

@@ -144,12 +144,18 @@ type Workload struct {
 func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // Settle makes the workload ready to run on on: it gives what a workload
-// built in Go left empty its flag's default, validates the workload,
-// settles its sizes and, for a local run, checks this machine's --dir and
-// privileges. Every command calls it once before Run.
+// built in Go left empty its flag's default, validates the launch and the
+// workload, settles its sizes and, for a local run, checks this machine's
+// --dir and privileges. Every command calls it once before Run, so a bad
+// launch is refused, as a bad workload is, before any rank starts or any
+// result is written; it is the one place a Launch is validated (Start
+// relies on it).
 func (o *Workload) Settle(on Launch) error {
 	o.fillDefaults()
-	if err := o.Validate(on); err != nil {
+	if err := on.Validate(); err != nil {
+		return err
+	}
+	if err := o.Validate(); err != nil {
 		return err
 	}
 	o.settleSizes()
@@ -189,13 +195,11 @@ func (o *Workload) fillDefaults() {
 	}
 }
 
-// Validate checks everything that can be checked before anything starts,
-// on o as it is: it changes nothing and reads nothing outside o and on
-// (Settle fills defaults first, and checks the machine after).
-func (o Workload) Validate(on Launch) error {
-	if err := on.Validate(); err != nil {
-		return err
-	}
+// Validate checks everything about the workload that can be checked
+// before anything starts, on o as it is: it changes nothing and reads
+// nothing outside o (Settle fills defaults first, checks the launch, and
+// checks the machine after).
+func (o Workload) Validate() error {
 	if o.Threads <= 0 {
 		return usagef("--threads %d: must be at least 1", o.Threads)
 	}

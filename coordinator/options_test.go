@@ -87,7 +87,7 @@ func TestPlaceCapsRanksAndCopies(t *testing.T) {
 func TestTooSmallTotalProposesValues(t *testing.T) {
 	w := Workload{Dir: t.TempDir(), Threads: 600, Total: 1 << 30, Block: 16 << 20, RandBlock: 4096,
 		Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}
-	err := w.Validate(localLaunch)
+	err := w.Validate()
 	want := "--total 1GiB is smaller than --threads 600 × --block 16MiB; use --total 9600MiB or more, or --threads 64 or fewer"
 	if !usage.Is(err) || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)

@@ -19,7 +19,7 @@ func TestRandOrderDefaultsAndRefuses(t *testing.T) {
 	}
 	o := validWorkload(t)
 	o.RandOrder = "random"
-	if err := o.Validate(localLaunch); err == nil || !strings.Contains(err.Error(), `--rand-order "random"`) {
+	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), `--rand-order "random"`) {
 		t.Errorf("--rand-order random: error %v, want one naming the flag and value", err)
 	}
 }
