@@ -59,7 +59,7 @@ func mdPath(buf []byte, prefix string, j int) []byte {
 // setupMD gives every worker the name prefix of its metadata files.
 func (s *state) setupMD() {
 	for _, w := range s.workers {
-		if w != nil && s.job.MDFiles > 0 {
+		if w != nil && s.job.FilesPerThread > 0 {
 			w.mdPrefix = mdPrefix(w.thread, s.mdShared())
 		}
 	}
@@ -137,7 +137,7 @@ func (s *state) openMDDirs() error {
 // file of this rank's threads; an error names the thread and the path.
 func (s *state) eachMDWorker(what string, f func(*worker, string) error) error {
 	for _, w := range s.workers {
-		for j := 0; j < s.job.MDFiles; j++ {
+		for j := 0; j < s.job.FilesPerThread; j++ {
 			n := w.mdPrefix + strconv.Itoa(j)
 			if err := f(w, n); err != nil {
 				return fmt.Errorf("thread %d: %s %s: %w", w.thread, what, filepath.Join(w.mdDir.path, n), err)
@@ -185,7 +185,7 @@ func (s *state) phaseDone(phase wire.Phase) {
 // removeMD removes this rank's threads' metadata files and directories
 // (a shared one when no other rank still has files in it).
 func (s *state) removeMD() error {
-	if s.job.MDFiles == 0 || s.jobDir == "" {
+	if s.job.FilesPerThread == 0 || s.jobDir == "" {
 		return nil
 	}
 	jd, err := openToClean(s.jobDir)

@@ -16,7 +16,7 @@ import (
 func TestMetadataBytesAgreeStonewalledOrNot(t *testing.T) {
 	const files, size = 8, 3901
 	dir := t.TempDir()
-	s := &state{job: wire.Job{MDFiles: files, MDSize: size, MDDir: settings.MDDirPerThread},
+	s := &state{job: wire.Job{Job: settings.Job{FilesPerThread: files, MDSize: size, MDDir: settings.MDDirPerThread}},
 		jobDir: dir, dir: openTestDir(t, dir)}
 	w := newWorker(0, "", 0, newPattern(1, 0))
 	s.workers = []*worker{w}
