@@ -36,3 +36,9 @@ func shiftWord(n int) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// Config is the result's record of the workload as asked, before any
+// rank has run it: no ranks yet, the read shift not settled, and the
+// sizes as the user gave them until Settle settles them. A sweep's shared
+// setup is made from it (study.SetupOf).
+func (o Workload) Config() result.Config { return o.config(0, 0) }
