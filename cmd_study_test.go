@@ -95,8 +95,8 @@ func TestSectionSettings(t *testing.T) {
 // before that, random phases take their time bound and bytes take the
 // measured sequential rate, or stay open until one is measured.
 func TestEstimateStudy(t *testing.T) {
-	seq := coordinator.Workload{Phases: settings.PhaseList{"write", "read"}, Total: 1 << 30, Block: 1 << 20, RandBlock: 4096,
-		Iterations: 1, Dir: t.TempDir(), DropCaches: "off"}
+	seq := coordinator.Workload{Dir: t.TempDir(), Job: settings.Job{Phases: settings.PhaseList{"write",
+		"read"}, Total: 1 << 30, Block: 1 << 20, RandBlock: 4096, Iterations: 1, DropCaches: "off"}}
 	random := seq
 	random.Phases, random.RandTime = settings.PhaseList{"randwrite", "randread"}, time.Minute
 	secs := sectionsOf(seq, random)

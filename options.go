@@ -41,13 +41,13 @@ func checkFormat(format string, allowed ...string) error {
 // queue depth depth, naming the flag and value of anything that does not
 // parse. What needs the whole workload is checked by its Validate.
 func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload, error) {
-	w := coordinator.Workload{
-		Dir: o.Dir, Threads: threads, IODepth: depth, Fsync: o.Fsync, Direct: o.Direct, Verify: o.Verify, Keep: o.Keep,
-		Iterations: o.Iterations, Stonewall: o.Stonewall, RandTime: o.RandTime,
-		Version: fullVersion(), AllowMixedFS: o.AllowMixedFS, ReuseWrites: o.Reuse != "",
-		FirstDoneStop: o.FirstDoneStop, FilesPerThread: o.FilesPerThread,
-	}
-	w.IgnoreSpace, w.IgnoreMemory = o.IgnoreSpace, o.IgnoreMemory
+	w := coordinator.Workload{Dir: o.Dir, Version: fullVersion(), ReuseWrites: o.Reuse != "",
+		Job: settings.Job{
+			Threads: threads, IODepth: depth, Fsync: o.Fsync, Direct: o.Direct, Verify: o.Verify, Keep: o.Keep,
+			Iterations: o.Iterations, Stonewall: o.Stonewall, RandTime: o.RandTime,
+			AllowMixedFS: o.AllowMixedFS, FirstDoneStop: o.FirstDoneStop, FilesPerThread: o.FilesPerThread,
+			IgnoreSpace: o.IgnoreSpace, IgnoreMemory: o.IgnoreMemory,
+		}}
 	if o.NoFsync {
 		if g["fsync"] && o.Fsync {
 			return w, usage.Errorf("--fsync and --no-fsync both given: use one")

@@ -12,6 +12,7 @@ import (
 	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 const gib = int64(1) << 30
@@ -101,7 +102,7 @@ func TestResidencyWarnings(t *testing.T) {
 func TestSizeAutoSettlesTheJobsSizes(t *testing.T) {
 	var log strings.Builder
 	j := jobOn("node1", "node2", "node3")
-	j.o = Workload{Threads: 3, Block: 16 << 20, RandBlock: 4096, TotalAuto: true, ServerCache: gib}
+	j.o = Workload{Job: settings.Job{Threads: 3, Block: 16 << 20, RandBlock: 4096, TotalAuto: true, ServerCache: gib}}
 	j.s.o.Log = launcher.NewLineWriter(&log)
 	j.res = &result.Job{}
 	j.clientCache, j.kernels = 10*gib, 3
@@ -121,7 +122,7 @@ func TestSizeAutoSettlesTheJobsSizes(t *testing.T) {
 // --rand-time bounds random phases only, and only where it is shorter
 // than --stonewall.
 func TestRandTimeBoundsRandomPhases(t *testing.T) {
-	j := &job{o: Workload{RandTime: 2 * time.Minute}}
+	j := &job{o: Workload{Job: settings.Job{RandTime: 2 * time.Minute}}}
 	if j.stonewall("write") != 0 || j.stonewall("randread") != 2*time.Minute || j.stonewall("randwrite") != 2*time.Minute {
 		t.Errorf("rand-time 2m: write %v randread %v", j.stonewall("write"), j.stonewall("randread"))
 	}

@@ -47,12 +47,12 @@ func TestNotStartedRecordsEverySetting(t *testing.T) {
 // Validate only looks: a workload that passes comes back unchanged, and
 // Settle is what fills defaults and sizes.
 func TestValidateChangesNothing(t *testing.T) {
-	w := Workload{Dir: t.TempDir(), Threads: 4, Total: 8 << 20, Block: 1 << 20, RandBlock: 4096,
+	w := Workload{Dir: t.TempDir(), Job: settings.Job{Threads: 4, Total: 8 << 20, Block: 1 << 20, RandBlock: 4096,
 		Phases: settings.PhaseList{settings.Write}, DropCaches: settings.DropOff, Iterations: 1,
 		Engine: settings.Sync, IODepth: 1, Layout: settings.PerThread, Pattern: settings.Segmented,
-		RandScope: settings.ScopeSegment, RandOrder: settings.Shuffle, MDDir: settings.MDDirPerThread}
+		RandScope: settings.ScopeSegment, RandOrder: settings.Shuffle, MDDir: settings.MDDirPerThread}}
 	before := w
-	if err := w.Validate(localLaunch); err != nil {
+	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	if w.FileSize != before.FileSize || w.Total != before.Total {

@@ -295,15 +295,7 @@ func (j *job) sizeAuto() error {
 }
 
 func (j *job) rankJob() wire.Job {
-	rj := wire.Job{ID: j.id, Seed: j.seed, FileSize: j.o.FileSize, Block: j.o.Block,
-		RandBlock: j.o.RandBlock, Direct: j.o.Direct, Fsync: j.o.Fsync, Verify: j.o.Verify,
-		DropCaches: j.o.DropCaches, Keep: j.o.Keep, FilesOf: j.filesOf, Engine: j.o.Engine, IODepth: j.o.IODepth,
-		Threads: j.o.Threads, Layout: j.o.Layout, Pattern: j.o.Pattern, RandScope: j.o.RandScope,
-		RandOrder: j.o.RandOrder}
-	if j.o.hasMD() {
-		rj.MDFiles, rj.MDDir, rj.MDSize = j.o.FilesPerThread, j.o.MDDir, j.o.MDSize
-	}
-	return rj
+	return wire.Job{ID: j.id, Seed: j.seed, FilesOf: j.filesOf, Job: j.o.Job.Applied()}
 }
 
 func (j *job) warn(msg string) {

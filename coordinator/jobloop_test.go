@@ -24,8 +24,9 @@ func fakeJob(t *testing.T, l *fakeLauncher) (*result.Job, error) {
 	launch := Launch{Launcher: l, HeartbeatTimeout: 30 * time.Second, Listen: "127.0.0.1:0",
 		Targets:     []launcher.Target{{Rank: 0, Host: "nodeA"}, {Rank: 1, Host: "nodeB"}},
 		JoinTimeout: time.Minute, Log: launcher.NewLineWriter(&strings.Builder{})}
-	w := Workload{Dir: "/fake/dir", Threads: 2, Total: 2 << 20, FileSize: 1 << 20, Block: 1 << 20,
-		RandBlock: 4096, Phases: settings.PhaseList{"write", "read"}, DropCaches: settings.DropAuto, Iterations: 1, Fsync: true}
+	w := Workload{Dir: "/fake/dir", Job: settings.Job{Threads: 2, Total: 2 << 20, FileSize: 1 << 20,
+		Block: 1 << 20, RandBlock: 4096, Phases: settings.PhaseList{"write",
+			"read"}, DropCaches: settings.DropAuto, Iterations: 1, Fsync: true}}
 	type outcome struct {
 		job *result.Job
 		err error

@@ -12,8 +12,8 @@ import (
 // refusal is a usage error naming the flag and the value.
 func TestLayoutAndMetadataValidation(t *testing.T) {
 	base := func() Workload {
-		return Workload{Dir: t.TempDir(), Threads: 3, Total: 3 << 20, Block: 1 << 20, RandBlock: 4096,
-			Phases: settings.PhaseList{"write", "read"}, DropCaches: "auto", Iterations: 1}
+		return Workload{Dir: t.TempDir(), Job: settings.Job{Threads: 3, Total: 3 << 20, Block: 1 << 20,
+			RandBlock: 4096, Phases: settings.PhaseList{"write", "read"}, DropCaches: "auto", Iterations: 1}}
 	}
 	for _, c := range []struct {
 		want string

@@ -66,48 +66,22 @@ func (l *Launch) Validate() error {
 // Workload is one job as the user asked for it, with sizes already
 // parsed: what runs, whichever ranks run it.
 type Workload struct {
-	Dir     string
-	Threads int
-	// ThreadsFrom says where Threads came from when the user did not give
-	// it (an IOzone client file's line count).
-	ThreadsFrom string
-	Total       int64 // aggregate bytes, divided among threads; 0 when FileSize is given
-	FileSize    int64 // bytes per thread; 0 when Total is given
-	Block       int64
-	RandBlock   int64
-	Phases      settings.PhaseList
-	Fsync       bool
-	Direct      bool
-	Verify      bool
-	Keep        bool
-	DropCaches  settings.DropMode
-	Iterations  int
-	Stonewall   time.Duration
-	// RandTime bounds the timed part of random phases (0: none), so that
-	// a random phase over a large aggregate cannot run for hours unasked.
-	RandTime time.Duration
+	// Job is every setting the ranks receive and the result records,
+	// carried whole (see settings.Job): a setting added there needs no
+	// copy here, in the message to the ranks or in the result.
+	settings.Job
+	// Dir is --dir: each node's own directory travels in its setup (a
+	// host file may give a node its own), so it is not in Job.
+	Dir string
 	// ReadShift rotates the read phases' files this many nodes along
-	// (ReadShiftAuto: one node when there are two or more).
+	// (ReadShiftAuto: one node when there are two or more). The ranks get
+	// the files it settles on; the result records both (see config).
 	ReadShift int
-	// TotalAuto sizes the aggregate at the seed's rule, twice what the
-	// clients' and servers' caches hold; Total and FileSize are then 0
-	// until the nodes have said how much memory they have.
-	TotalAuto    bool
-	ServerCache  int64 // what the servers can cache (--server-cache), bytes
-	AllowMixedFS bool  // run even when nodes see different filesystems under --dir
-	// IgnoreSpace and IgnoreMemory start a job its resource plan refuses
-	// (see checkPlan): for a filesystem that reports its free space or
-	// inodes wrongly, or an estimate the user knows better than.
-	IgnoreSpace, IgnoreMemory bool
 	// PlanThreads are the thread counts of a series that runs one launch
 	// each with this job's file size per thread (`ioswarm iozone` with
 	// -l/-u): the first job holds every one's resource plan against the
 	// nodes before it writes anything (see checkSeries).
 	PlanThreads []int
-	// Engine is how threads issue operations: one at a time, or on
-	// io_uring with up to IODepth in flight per thread.
-	Engine  settings.Engine
-	IODepth int
 	// Reuse names a kept job whose files the read phases read instead of
 	// the job's own: its id, or ReuseLatest (see validateReuse).
 	Reuse string
@@ -115,24 +89,6 @@ type Workload struct {
 	// IOzone's -i2 does and run's --reuse allows (it writes the bytes they
 	// already hold).
 	ReuseWrites bool
-	// Layout is per-thread (one file each, the default) or shared (one
-	// file for all threads) with Pattern segmented or strided; RandScope
-	// says where a shared file's random phases draw offsets (see layout.go).
-	Layout    settings.Layout
-	Pattern   settings.Pattern
-	RandScope settings.RandScope
-	// RandOrder is the random phases' order of offsets: settings.Shuffle
-	// (every block once per pass, the default) or settings.Uniform.
-	RandOrder settings.RandOrder
-	// FirstDoneStop ends every thread's timed part when the first thread
-	// to complete its last record raises a stop (IOzone's stonewall; see
-	// rank/firststop.go).
-	FirstDoneStop bool
-	// The metadata phases: FilesPerThread files per thread, in per-thread
-	// or one shared directory (MDDir), MDSize bytes each.
-	FilesPerThread int
-	MDDir          settings.MDDir
-	MDSize         int64
 
 	Version     string
 	CommandLine string
@@ -144,12 +100,18 @@ type Workload struct {
 func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // Settle makes the workload ready to run on on: it gives what a workload
-// built in Go left empty its flag's default, validates the workload,
-// settles its sizes and, for a local run, checks this machine's --dir and
-// privileges. Every command calls it once before Run.
+// built in Go left empty its flag's default, validates the launch and the
+// workload, settles its sizes and, for a local run, checks this machine's
+// --dir and privileges. Every command calls it once before Run, so a bad
+// launch is refused, as a bad workload is, before any rank starts or any
+// result is written; it is the one place a Launch is validated (Start
+// relies on it).
 func (o *Workload) Settle(on Launch) error {
 	o.fillDefaults()
-	if err := o.Validate(on); err != nil {
+	if err := on.Validate(); err != nil {
+		return err
+	}
+	if err := o.Validate(); err != nil {
 		return err
 	}
 	o.settleSizes()
@@ -189,13 +151,11 @@ func (o *Workload) fillDefaults() {
 	}
 }
 
-// Validate checks everything that can be checked before anything starts,
-// on o as it is: it changes nothing and reads nothing outside o and on
-// (Settle fills defaults first, and checks the machine after).
-func (o Workload) Validate(on Launch) error {
-	if err := on.Validate(); err != nil {
-		return err
-	}
+// Validate checks everything about the workload that can be checked
+// before anything starts, on o as it is: it changes nothing and reads
+// nothing outside o (Settle fills defaults first, checks the launch, and
+// checks the machine after).
+func (o Workload) Validate() error {
 	if o.Threads <= 0 {
 		return usagef("--threads %d: must be at least 1", o.Threads)
 	}

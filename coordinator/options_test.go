@@ -36,8 +36,8 @@ func TestLaunchValidate(t *testing.T) {
 
 // validWorkload is a small workload that Validate accepts as it is.
 func validWorkload(t *testing.T) Workload {
-	w := Workload{Dir: t.TempDir(), Threads: 2, Total: 2 << 20, Block: 1 << 20, RandBlock: 4096,
-		Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}
+	w := Workload{Dir: t.TempDir(), Job: settings.Job{Threads: 2, Total: 2 << 20, Block: 1 << 20,
+		RandBlock: 4096, Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}}
 	w.fillDefaults()
 	return w
 }
@@ -45,8 +45,8 @@ func validWorkload(t *testing.T) Workload {
 // A workload is checked against where it runs: the launch first, then a
 // local run's directory (Settle's check of this machine).
 func TestWorkloadSettleChecksTheLaunch(t *testing.T) {
-	base := Workload{Dir: t.TempDir(), Threads: 2, Total: 2 << 20, Block: 1 << 20, RandBlock: 4096,
-		Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}
+	base := Workload{Dir: t.TempDir(), Job: settings.Job{Threads: 2, Total: 2 << 20, Block: 1 << 20,
+		RandBlock: 4096, Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}}
 	w := base
 	if err := w.Settle(Launch{HeartbeatTimeout: time.Second}); !usage.Is(err) || !strings.Contains(err.Error(), "--local-ranks") {
 		t.Errorf("bad launch: %v", err)
@@ -85,9 +85,9 @@ func TestPlaceCapsRanksAndCopies(t *testing.T) {
 
 // A total too small for the threads proposes what would fit.
 func TestTooSmallTotalProposesValues(t *testing.T) {
-	w := Workload{Dir: t.TempDir(), Threads: 600, Total: 1 << 30, Block: 16 << 20, RandBlock: 4096,
-		Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}
-	err := w.Validate(localLaunch)
+	w := Workload{Dir: t.TempDir(), Job: settings.Job{Threads: 600, Total: 1 << 30, Block: 16 << 20,
+		RandBlock: 4096, Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}}
+	err := w.Validate()
 	want := "--total 1GiB is smaller than --threads 600 × --block 16MiB; use --total 9600MiB or more, or --threads 64 or fewer"
 	if !usage.Is(err) || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)

@@ -44,11 +44,10 @@ type Session struct {
 
 // Start launches one rank per target, at most l.Threads of them, and
 // waits until every rank has joined. With no targets, l.LocalRanks ranks
-// run on this machine. l's slices are not changed.
+// run on this machine. l's slices are not changed. l must have passed
+// Validate: Workload.Settle, which every job goes through before it runs,
+// checks it there, before anything starts.
 func Start(ctx context.Context, l Launch) (*Session, error) {
-	if err := l.Validate(); err != nil {
-		return nil, err
-	}
 	random := make([]byte, 6+32)
 	if _, err := rand.Read(random); err != nil {
 		return nil, fmt.Errorf("job secret: %w", err)

@@ -207,7 +207,8 @@ func TestMetadataCreateFailureNamesThreadAndPath(t *testing.T) {
 		t.Skipf("mount tmpfs: %v", err)
 	}
 	defer unix.Unmount(dir, 0)
-	s := &state{job: wire.Job{MDFiles: 10, MDSize: 100}, jobDir: dir, dir: openTestDir(t, dir)}
+	s := &state{job: wire.Job{Job: settings.Job{FilesPerThread: 10, MDSize: 100}}, jobDir: dir,
+		dir: openTestDir(t, dir)}
 	defer s.closeDirs() // before the unmount
 	s.workers = []*worker{newWorker(7, "", 0, newPattern(1, 7))}
 	s.setupMD()
@@ -240,7 +241,8 @@ func TestMetadataPhasesCountAndVerify(t *testing.T) {
 		if shared {
 			mddir = settings.MDDirShared
 		}
-		s := &state{job: wire.Job{MDFiles: 50, MDSize: 3901, MDDir: mddir}, jobDir: dir, dir: openTestDir(t, dir)}
+		s := &state{job: wire.Job{Job: settings.Job{FilesPerThread: 50, MDSize: 3901, MDDir: mddir}},
+			jobDir: dir, dir: openTestDir(t, dir)}
 		s.workers = []*worker{newWorker(0, "", 0, newPattern(1, 0)), newWorker(1, "", 0, newPattern(1, 1))}
 		s.setupMD()
 		for _, name := range wire.MDPhases {

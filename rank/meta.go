@@ -59,7 +59,7 @@ func mdPath(buf []byte, prefix string, j int) []byte {
 // setupMD gives every worker the name prefix of its metadata files.
 func (s *state) setupMD() {
 	for _, w := range s.workers {
-		if w != nil && s.job.MDFiles > 0 {
+		if w != nil && s.job.FilesPerThread > 0 {
 			w.mdPrefix = mdPrefix(w.thread, s.mdShared())
 		}
 	}
@@ -137,7 +137,7 @@ func (s *state) openMDDirs() error {
 // file of this rank's threads; an error names the thread and the path.
 func (s *state) eachMDWorker(what string, f func(*worker, string) error) error {
 	for _, w := range s.workers {
-		for j := 0; j < s.job.MDFiles; j++ {
+		for j := 0; j < s.job.FilesPerThread; j++ {
 			n := w.mdPrefix + strconv.Itoa(j)
 			if err := f(w, n); err != nil {
 				return fmt.Errorf("thread %d: %s %s: %w", w.thread, what, filepath.Join(w.mdDir.path, n), err)
@@ -185,7 +185,7 @@ func (s *state) phaseDone(phase wire.Phase) {
 // removeMD removes this rank's threads' metadata files and directories
 // (a shared one when no other rank still has files in it).
 func (s *state) removeMD() error {
-	if s.job.MDFiles == 0 || s.jobDir == "" {
+	if s.job.FilesPerThread == 0 || s.jobDir == "" {
 		return nil
 	}
 	jd, err := openToClean(s.jobDir)
@@ -291,6 +291,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	}
 	timed := true
 	var ops int64
+	per := mdOpBytes(p.name, p.mdSize)
 	for j := 0; j < files; j++ {
 		if p.stop.Load() {
 			return errStopped
@@ -309,8 +310,8 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 			continue
 		}
 		ops++
-		w.done.Store(ops * int64(len(data)))
-		timed = w.account(p, t0, t1, ops, ops*int64(len(data)), j+1 < files)
+		w.done.Store(ops * per)
+		timed = w.account(p, t0, t1, ops, ops*per, j+1 < files)
 		if !timed && !untimed {
 			break
 		}
@@ -318,12 +319,21 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	if !timed {
 		return nil // timedEnd was called at the stonewall
 	}
-	bytes := ops * p.mdSize
-	if p.name == wire.MDStat || p.name == wire.MDDelete {
-		bytes = 0
-	}
-	w.timedEnd(clock.Now(), bytes, ops, false)
+	w.timedEnd(clock.Now(), ops*per, ops, false)
 	return nil
+}
+
+// mdOpBytes is the data one operation of a metadata phase moves, and so
+// what it adds to the thread's bytes (and to its bytes at first-done and
+// its progress): mdcreate writes and mdread reads --md-size bytes per
+// file; mdstat and mddelete move no data, so their bytes are 0. The rule
+// is per operation, so a stonewalled phase counts the same as one that
+// ran to its last file.
+func mdOpBytes(phase wire.Phase, mdSize int64) int64 {
+	if phase == wire.MDCreate || phase == wire.MDRead {
+		return mdSize
+	}
+	return 0
 }
 
 // mdOp is one metadata operation on the NUL-terminated name, relative to

@@ -94,7 +94,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 	if req.Phase.IsMeta() {
 		// The buffer holds a file's data and, in its second half, the
 		// copy a verified read is checked against (see metadata).
-		p.mdSize, p.mdFiles = s.job.MDSize, s.job.MDFiles
+		p.mdSize, p.mdFiles = s.job.MDSize, s.job.FilesPerThread
 		p.block = max(4096, (2*s.job.MDSize+4095)/4096*4096)
 	}
 	p.engine, p.depth = s.job.Engine, max(s.job.IODepth, 1)

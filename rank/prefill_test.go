@@ -14,13 +14,14 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
 func prefillState(t *testing.T, files int, size, block int64) *state {
 	t.Helper()
 	dir := t.TempDir()
-	s := &state{job: wire.Job{Block: block}, jobDir: dir, dir: openTestDir(t, dir)}
+	s := &state{job: wire.Job{Job: settings.Job{Block: block}}, jobDir: dir, dir: openTestDir(t, dir)}
 	t.Cleanup(s.closeDirs)
 	for i := 0; i < files; i++ {
 		s.workers = append(s.workers, newWorker(i, filepath.Join(dir, fmt.Sprintf("t%d.dat", i)), size, newPattern(1, i)))

@@ -12,6 +12,7 @@ import (
 
 	"ioswarm/barrier"
 	"ioswarm/clock"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -89,8 +90,9 @@ func testState(t *testing.T, threads ...int) (*state, func(kind string, body any
 		b, _ := json.Marshal(out)
 		return b
 	}
-	req(wire.KindSetup, wire.Setup{Job: wire.Job{ID: "abcd01", Seed: 1, FileSize: 16 << 10, Block: 4 << 10, RandBlock: 4 << 10,
-		Fsync: true, DropCaches: "off"}, Dir: t.TempDir(), Threads: threads})
+	req(wire.KindSetup, wire.Setup{Job: wire.Job{ID: "abcd01", Seed: 1,
+		Job: settings.Job{FileSize: 16 << 10, Block: 4 << 10, RandBlock: 4 << 10, Fsync: true,
+			DropCaches: "off"}}, Dir: t.TempDir(), Threads: threads})
 	req(wire.KindCreate, wire.Empty{})
 	return s, req
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"ioswarm/barrier"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -27,8 +28,8 @@ func TestAbortedLaterJobIsCleanedUp(t *testing.T) {
 	}
 	startJob := func(id string) {
 		t.Helper()
-		call(wire.KindSetup, wire.Setup{Job: wire.Job{ID: id, Seed: 1, FileSize: 4096, Block: 4096, RandBlock: 4096,
-			DropCaches: "off"}, Dir: dir, Threads: []int{0, 1}})
+		call(wire.KindSetup, wire.Setup{Job: wire.Job{ID: id, Seed: 1, Job: settings.Job{FileSize: 4096,
+			Block: 4096, RandBlock: 4096, DropCaches: "off"}}, Dir: dir, Threads: []int{0, 1}})
 		call(wire.KindCreate, wire.Empty{})
 		for th := 0; th < 2; th++ {
 			if err := os.WriteFile(wire.ThreadFile(wire.JobDir(dir, id), th), make([]byte, 4096), 0o644); err != nil {

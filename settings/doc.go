@@ -6,7 +6,9 @@
 // workload, the messages to the ranks and the result file all hold these
 // types. Their values are strings, so JSON holds each as the same word
 // the flag takes (DESIGN §9), and a result file holding a value this
-// build does not know still loads.
+// build does not know still loads. Job gathers every setting of a job
+// into the one record the workload embeds, the ranks receive and the
+// result records.
 //
 // It imports internal/usage (its parse errors are usage errors) and the
 // standard library, nothing else, so that result and wire may import it.

@@ -80,7 +80,7 @@ func readSweep(data []byte, points []json.RawMessage, name string) (*Sweep, erro
 		s.Points[i] = job
 	}
 	if len(s.Setup.Phases) == 0 {
-		s.Setup = setupOf(s.Points[0])
+		s.Setup = SetupOf(s.Points[0].Config)
 	}
 	// The points' own configuration is the record of how the I/O was done.
 	s.Setup.Direct, s.Setup.Fsync = s.Points[0].Config.Direct, s.Points[0].Config.Fsync
@@ -91,14 +91,6 @@ func readSweep(data []byte, points []json.RawMessage, name string) (*Sweep, erro
 func single(job *result.Job) *Sweep {
 	return &Sweep{
 		Version: job.Version, Kind: Kind, Label: job.Label, Threads: []int{job.Config.Threads},
-		Setup: setupOf(job), Complete: job.Complete, Error: job.Error, Points: []*result.Job{job},
+		Setup: SetupOf(job.Config), Complete: job.Complete, Error: job.Error, Points: []*result.Job{job},
 	}
-}
-
-// setupOf recovers the shared setup from one point. A single run does not
-// record which size the user gave, so it is described by its aggregate.
-func setupOf(job *result.Job) Setup {
-	c := job.Config
-	return Setup{Phases: c.Phases, Sizing: SizingTotal, Total: c.Total, BlockSize: c.BlockSize,
-		RandBlockSize: c.RandBlockSize, Dir: c.Dir, Iterations: c.Iterations, Direct: c.Direct, Fsync: c.Fsync}
 }

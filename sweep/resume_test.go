@@ -12,8 +12,9 @@ import (
 )
 
 func planOf(threads ...int) Plan {
-	return Plan{Base: coordinator.Workload{Phases: settings.PhaseList{"write", "read"}, Total: 1 << 30, Block: 1 << 20,
-		RandBlock: 4096, Dir: "/x", Iterations: 1, Fsync: true, Version: "v1"}, Threads: threads}
+	return Plan{Base: coordinator.Workload{Dir: "/x", Version: "v1",
+		Job: settings.Job{Phases: settings.PhaseList{"write", "read"}, Total: 1 << 30, Block: 1 << 20,
+			RandBlock: 4096, Iterations: 1, Fsync: true}}, Threads: threads}
 }
 
 func point(threads int, complete bool, host, id string) *result.Job {
@@ -89,7 +90,7 @@ func TestBudget(t *testing.T) {
 // it has one, its own longest point rules.
 func TestNextEstimate(t *testing.T) {
 	p := planOf(1, 2)
-	o := coordinator.Workload{Threads: 2}
+	o := coordinator.Workload{Job: settings.Job{Threads: 2}}
 	if got := p.nextEstimate(nil, o); got != 0 {
 		t.Errorf("no points, no study estimate: %v", got)
 	}

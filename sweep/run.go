@@ -112,14 +112,8 @@ func pointText(o coordinator.Workload, depths bool) string {
 // NewSweep is the sweep the plan describes, before any point has run.
 func (p Plan) NewSweep() *study.Sweep {
 	b := p.Base
-	setup := study.Setup{Phases: b.Phases, Sizing: study.SizingTotal, Total: b.Total, BlockSize: b.Block,
-		RandBlockSize: b.RandBlock, Dir: b.Dir, Iterations: b.Iterations, Direct: b.Direct, Fsync: b.Fsync,
-		Engine: b.Engine}
-	if b.FileSize != 0 {
-		setup.Sizing, setup.Total, setup.FileSize = study.SizingFileSize, 0, b.FileSize
-	}
 	sw := &study.Sweep{Version: b.Version, Kind: study.Kind, Label: b.Label, Section: p.Section,
-		Threads: append([]int(nil), p.Threads...), Setup: setup}
+		Threads: append([]int(nil), p.Threads...), Setup: study.SetupOf(b.Config())}
 	if len(p.Depths) > 1 {
 		sw.IODepths = append([]int(nil), p.Depths...)
 	}

@@ -13,9 +13,9 @@ import (
 )
 
 func baseOptions(t *testing.T) coordinator.Workload {
-	return coordinator.Workload{Dir: t.TempDir(), Total: 64 << 20, Block: 4 << 20, RandBlock: 4096,
-		Phases: settings.PhaseList{"write", "read"}, DropCaches: "auto", Iterations: 1,
-		Version: "test", Label: "lab"}
+	return coordinator.Workload{Dir: t.TempDir(), Version: "test", Label: "lab",
+		Job: settings.Job{Total: 64 << 20, Block: 4 << 20, RandBlock: 4096,
+			Phases: settings.PhaseList{"write", "read"}, DropCaches: "auto", Iterations: 1}}
 }
 
 // local is two ranks on this machine.

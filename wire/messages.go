@@ -31,39 +31,18 @@ const (
 
 // Job is what every rank needs to know about the whole job.
 type Job struct {
-	ID         string            `json:"id"`
-	Seed       uint64            `json:"seed"`
-	FileSize   int64             `json:"file_size"`
-	Block      int64             `json:"block"`
-	RandBlock  int64             `json:"rand_block"`
-	Direct     bool              `json:"direct"`
-	Fsync      bool              `json:"fsync"`
-	Verify     bool              `json:"verify"`
-	DropCaches settings.DropMode `json:"drop_caches"`
-	Keep       bool              `json:"keep"`
+	ID   string `json:"id"`
+	Seed uint64 `json:"seed"`
 	// FilesOf is the kept job whose directory and files this job reads
 	// (--reuse); empty means the job's own. Such a job never writes them,
 	// and never removes them after a failure.
-	FilesOf string          `json:"files_of,omitempty"`
-	Engine  settings.Engine `json:"engine,omitempty"`  // "" is sync
-	IODepth int             `json:"iodepth,omitempty"` // operations in flight per thread with io_uring
-	// Threads is the job's thread count, which places the parts of a
-	// shared file.
-	Threads int `json:"threads,omitempty"`
-	// Layout is settings.PerThread ("" too) or settings.Shared, with
-	// Pattern and RandScope for the shared file.
-	Layout    settings.Layout    `json:"layout,omitempty"`
-	Pattern   settings.Pattern   `json:"pattern,omitempty"`
-	RandScope settings.RandScope `json:"rand_scope,omitempty"`
-	// RandOrder is the random phases' order of offsets; "" is
-	// settings.Shuffle.
-	RandOrder settings.RandOrder `json:"rand_order,omitempty"`
-	// The metadata phases: MDFiles files per thread (0: the job runs
-	// none), in a directory per thread or one shared (MDDir), of MDSize
-	// bytes each.
-	MDFiles int            `json:"md_files,omitempty"`
-	MDDir   settings.MDDir `json:"md_dir,omitempty"`
-	MDSize  int64          `json:"md_size,omitempty"`
+	FilesOf string `json:"files_of,omitempty"`
+	// Job is the job's settings as the result records them, whole (see
+	// settings.Job): Threads places the parts of a shared file,
+	// FilesPerThread 0 means the job runs no metadata phase, an empty
+	// Engine is sync and an empty RandOrder shuffle. The directory is not
+	// among them: Setup.Dir is this node's.
+	settings.Job
 }
 
 // MakeShared asks rank 0 to make the shared file, untimed, before a phase
