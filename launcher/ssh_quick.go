@@ -23,7 +23,7 @@ import (
 // place (heldProbe.start). Either way the node costs one session fewer
 // than a probe, a copy and a rank's.
 func (l *SSH) quickStart(ctx context.Context, c *sshConn, t Target, args []string, stdin []byte) (*sshProc, string, *heldProbe, error) {
-	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
+	pctx, cancel := l.probeContext(ctx)
 	defer cancel()
 	sess, err := c.newSession(pctx)
 	if err != nil {
