@@ -95,12 +95,12 @@ rank_pid() {
 # node_strays lists the processes on the nodes other than their sshd
 # daemons: a shell or rank a run left behind.
 node_strays() {
-	local n p
+	local n p cmd
 	for n in $CLUSTER_NODES; do
 		for p in $(bash test/cluster/cluster.sh procs "$cl" "$n"); do
 			[ "$p" = "$(cat "$cl/nodes/$n/sshd.pid" 2>/dev/null)" ] && continue
-			[ -r "/proc/$p/cmdline" ] || continue
-			echo "$n:$p:$(tr '\0' ' ' <"/proc/$p/cmdline" | cut -c1-60)"
+			cmd=$( (tr '\0' ' ' <"/proc/$p/cmdline") 2>/dev/null) || continue # gone meanwhile
+			echo "$n:$p:${cmd:0:60}"
 		done
 	done
 }
