@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"ioswarm/hostlist"
@@ -46,30 +48,33 @@ func guardArgs(nodes []string, file string) []string {
 }
 
 // startGuard starts the guard of file on nodes and returns once each
-// node's shell has said it is ready; on an error the step is stopped.
-func (l *Srun) startGuard(ctx context.Context, nodes []string, file string) (*srunProc, error) {
+// node's shell has said it is ready; on an error the step is stopped, and
+// the last lines srun printed come with the error: the line naming a node
+// it could not launch on need not be the one the error quotes.
+func (l *Srun) startGuard(ctx context.Context, nodes []string, file string) (*srunProc, string, error) {
 	cmd := exec.Command(l.Tools.srun(), guardArgs(nodes, file)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	in, errOut, err := startChild(cmd)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	p := &srunProc{procEnd: newProcEnd(), cmd: cmd, in: in, grace: l.grace()}
 	ready := make(chan struct{})
 	go countReady(out, len(nodes), ready)
+	var last lastLines
+	var named nodeLines // a multi-node step's other tasks print after it
 	go func() {
-		var last lastLines
-		_, _ = io.Copy(&last, errOut)
+		_, _ = io.Copy(io.MultiWriter(&last, &named), errOut)
 		p.finish(stepError("srun", cmd.Wait(), last.String()))
 	}()
 	timer := time.NewTimer(guardReadyWithin)
 	defer timer.Stop()
 	select {
 	case <-ready:
-		return p, nil
+		return p, "", nil
 	case <-p.Done():
 		err = p.Err()
 		if err == nil {
@@ -80,8 +85,8 @@ func (l *Srun) startGuard(ctx context.Context, nodes []string, file string) (*sr
 	case <-timer.C:
 		err = fmt.Errorf("not every node was ready after %v", guardReadyWithin)
 	}
-	p.Stop()
-	return nil, err
+	p.Stop() // its output is complete once it has ended
+	return nil, named.String() + last.String(), err
 }
 
 // countReady closes ready once want lines "ready" have come, then drains
@@ -100,17 +105,22 @@ func countReady(out io.Reader, want int, ready chan<- struct{}) {
 	_, _ = io.Copy(io.Discard, out)
 }
 
-// guard starts the guard of dst over the whole allocation. Without one the
-// run goes on: Close still removes the copy when the coordinator lives to
-// the end, and a rank removes its own when a signal ends it; only nodes
-// without a rank would keep theirs after scancel.
-func (l *Srun) guard(ctx context.Context, dst string) {
+// guard starts the guard of dst over the whole allocation. A node it could
+// not start on fails the placement at once, as sbcast would after as long
+// a wait again. Without a guard for another reason the run goes on: Close
+// still removes the copy when the coordinator lives to the end, and a
+// rank removes its own when a signal ends it; only nodes without a rank
+// would keep theirs after scancel.
+func (l *Srun) guard(ctx context.Context, targets []Target, dst string) error {
 	nodes := l.Alloc.Nodes
-	p, err := l.startGuard(ctx, nodes, dst)
+	p, stderr, err := l.startGuard(ctx, nodes, dst)
+	if err != nil && len(failedNodes(stderr)) > 0 {
+		return l.bcastError(targets, dst, fmt.Errorf("its guard step: %w", guardFailure(err, stderr)), stderr)
+	}
 	if err != nil {
 		l.Log.Printf("warning: srun: no step guards the copy %s on %s (%v): scancel or a time limit may leave it on nodes without a rank\n",
 			dst, hostlist.Compress(nodes), err)
-		return
+		return nil
 	}
 	l.mu.Lock()
 	closed := l.closed
@@ -121,6 +131,7 @@ func (l *Srun) guard(ctx context.Context, dst string) {
 	if closed {
 		p.Stop() // Close came first: the run is over
 	}
+	return nil
 }
 
 // unguard ends the guard, whose shells remove the copy as they end; it
@@ -131,4 +142,56 @@ func unguard(p *srunProc) bool {
 	}
 	p.Stop()
 	return p.Err() == nil
+}
+
+// guardFailure is the line of stderr that names a node srun could not
+// launch on, rather than err, which quotes what srun printed last: the
+// other nodes' cancelled tasks.
+func guardFailure(err error, stderr string) error {
+	for _, line := range strings.Split(stderr, "\n") {
+		if len(failedNodes(line)) > 0 {
+			return errors.New(strings.TrimSpace(line))
+		}
+	}
+	return err
+}
+
+// nodeLines keeps the first few lines in which srun names a node it could
+// not launch on (what failedNodes reads), however much follows them.
+type nodeLines struct {
+	mu      sync.Mutex
+	kept    strings.Builder
+	n       int
+	partial []byte
+}
+
+const keptNodeLines = 16
+
+func (w *nodeLines) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		if line := w.partial[:i]; w.n < keptNodeLines && len(failedNodes(string(line))) > 0 {
+			w.kept.Write(bytes.TrimSpace(line))
+			w.kept.WriteByte('\n')
+			w.n++
+		}
+		w.partial = w.partial[i+1:]
+	}
+	if len(w.partial) > 4096 {
+		w.partial = w.partial[len(w.partial)-4096:] // a line without end: keep its tail
+	}
+	return len(p), nil
+}
+
+// String is the kept lines, each ended by a newline.
+func (w *nodeLines) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.kept.String()
 }

@@ -81,3 +81,37 @@ func TestSrunWithoutAGuardCloseStillRemovesTheCopy(t *testing.T) {
 		t.Errorf("last srun call = %q, want the removal %q", calls[len(calls)-1], want)
 	}
 }
+
+// A node the guard cannot start on fails the placement at once, naming the
+// node, without waiting for sbcast to fail there too.
+func TestSrunGuardFailureOnANodeFailsThePlacement(t *testing.T) {
+	f := newFakeSlurm(t, "")
+	var log lockedBuffer
+	l := sbcastSrun(t, f, &log, "n1", "n2", "n3")
+	if fs := mounts.FSType(f.dir); sharedFS(fs) {
+		t.Skipf("the temporary directory is on %s, which counts as shared", fs)
+	}
+	l.Advertise = "127.0.0.1"
+	// As a real srun does, the other nodes' lines follow the one that
+	// names the node, more of them than an error quotes.
+	f.fail(t, f.tools.Srun, "srun: error: Task launch for StepId=42.0 failed on node n2: Communication connection failure\n"+
+		"srun: error: Application launch failed: Communication connection failure\n"+
+		"srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"+
+		"slurmstepd-n1: error: *** STEP 42.0 ON n1 CANCELLED AT 2026-12-03T19:29:30 ***\n"+
+		"srun: error: n1: task 0: Killed\n"+
+		"srun: error: n3: task 2: Killed\n")
+	_, err := l.Prepare(context.Background(), l.Alloc.Targets())
+	var herrs HostErrors
+	if !errors.As(err, &herrs) || len(herrs) != 1 || herrs[0].Host != "n2" || herrs[0].Rank != 1 {
+		t.Fatalf("Prepare = %v, want one HostError for n2 rank 1", err)
+	}
+	if !strings.Contains(err.Error(), "guard step") || !strings.Contains(err.Error(), "failed on node n2: Communication connection failure") {
+		t.Errorf("error %q does not quote the guard's srun", err)
+	}
+	if got := f.calls(t, f.tools.Sbcast); got != nil {
+		t.Errorf("sbcast ran after the guard failed on n2: %q", got)
+	}
+	if why, down := l.downReason("n2"); !down {
+		t.Errorf("n2 not marked down (%q)", why)
+	}
+}
