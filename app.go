@@ -23,6 +23,7 @@ func newApp() *cli.App {
 			runCommand(),
 			iozoneCommand(),
 			sweepCommand(),
+			studyCommand(),
 			compareCommand(),
 			plotCommand(),
 			reportCommand(),

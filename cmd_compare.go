@@ -16,6 +16,8 @@ type compareOptions struct {
 	chartOptions
 	invocation
 	NoChart bool
+	// FullTable is --details: today's wide table, not the compact one.
+	FullTable bool
 }
 
 func compareCommand() *cli.Command {
@@ -28,7 +30,8 @@ func compareCommand() *cli.Command {
 			"(+24.0% means B delivered 1.24 × A). Systems are named by their --label, else by file name.\n" +
 			"The chart goes next to A as A-vs-B.svg and .png, or where --chart says.",
 		Flags: append(chartFlags(&o.chartOptions),
-			&cli.BoolFlag{Name: "no-chart", Destination: &o.NoChart, Category: catOutput, Usage: "print the table only"}),
+			&cli.BoolFlag{Name: "no-chart", Destination: &o.NoChart, Category: catOutput, Usage: "print the table only"},
+			tableDetailsFlag(&o.FullTable)),
 	}, compareExamples, func(c *cli.Context) error {
 		o.invocation = invocationFrom(c)
 		return runCompare(o)
@@ -47,11 +50,19 @@ func runCompare(o compareOptions) error {
 	if err != nil {
 		return err
 	}
-	ss, err := loadStudies(o.args)
+	files, err := loadSections(o.args)
 	if err != nil {
 		return err
 	}
-	if err := study.WriteCompare(o.stdout, ss[0], ss[1]); err != nil {
+	if isStudyFile(files[0]) || isStudyFile(files[1]) {
+		return compareSections(o, files[0], files[1], spec)
+	}
+	ss := []*study.Sweep{files[0][0], files[1][0]}
+	write := study.WriteCompactCompare
+	if o.FullTable {
+		write = study.WriteCompare
+	}
+	if err := write(o.stdout, ss[0], ss[1]); err != nil {
 		if errors.Is(err, study.ErrNothingInCommon) {
 			return usage.Errorf("compare: %w", err)
 		}
@@ -60,12 +71,17 @@ func runCompare(o compareOptions) error {
 	if o.NoChart {
 		return nil
 	}
-	base := o.Chart
-	if base == "" {
-		a, b := o.args[0], o.args[1]
-		base = filepath.Join(filepath.Dir(a), stem(a)+"-vs-"+stem(b))
+	return drawChart(o.stdout, compareChartBase(o), ss, spec)
+}
+
+// compareChartBase is where a comparison's chart goes: --chart, else
+// next to A as A-vs-B.
+func compareChartBase(o compareOptions) string {
+	if o.Chart != "" {
+		return o.Chart
 	}
-	return drawChart(o.stdout, base, ss, spec)
+	a, b := o.args[0], o.args[1]
+	return filepath.Join(filepath.Dir(a), stem(a)+"-vs-"+stem(b))
 }
 
 // stem is a file's name without directory and extension.

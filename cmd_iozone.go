@@ -160,7 +160,7 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 	if err != nil {
 		return nil, err
 	}
-	if n, source := iozoneClients(ro.Hosts); n > 0 && !ro.given["threads"] {
+	if n, source := ro.iozoneClients(); n > 0 && !ro.given["threads"] {
 		spec.work.Threads, spec.work.ThreadsFrom = n, fmt.Sprintf("one per line of %s", source)
 	}
 	// IOzone's -i2 random-writes into the files it finds; the bytes it
@@ -168,7 +168,7 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 	// of job, thread and offset), so the kept files stay verifiable.
 	spec.work.ReuseWrites = cmd.NeedsExistingFiles()
 	spec.work.CommandLine = "ioswarm iozone " + strings.Join(o.args, " ")
-	if err := spec.work.Validate(spec.launch); err != nil {
+	if err := spec.work.Settle(spec.launch); err != nil {
 		return nil, err
 	}
 	if first {

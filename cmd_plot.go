@@ -121,16 +121,17 @@ func plotTimeline(o plotOptions, spec chartSpec) error {
 	return nil
 }
 
-// loadStudies reads result files; a file that cannot be read is the
-// user's to fix, like a bad flag.
+// loadStudies reads result files, a study's as its sections; a file
+// that cannot be read is the user's to fix, like a bad flag.
 func loadStudies(paths []string) ([]*study.Sweep, error) {
+	files, err := loadSections(paths)
+	if err != nil {
+		return nil, err
+	}
 	var out []*study.Sweep
-	for _, p := range paths {
-		s, err := study.Load(p)
-		if err != nil {
-			return nil, usage.Wrap(err)
-		}
-		out = append(out, s)
+	for _, secs := range files {
+		// A study's file draws as one line per section.
+		out = append(out, secs...)
 	}
 	return out, nil
 }

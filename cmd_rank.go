@@ -3,13 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -17,6 +14,7 @@ import (
 	"ioswarm/barrier"
 	"ioswarm/binserve"
 	"ioswarm/rank"
+	"ioswarm/rankproto"
 	"ioswarm/selfbin"
 )
 
@@ -31,22 +29,22 @@ type rankOptions struct {
 	stdout, log                   io.Writer
 }
 
-// rankCommand is the process a launcher starts on each node. Its standard
-// input carries, one per line, the job secret (hex) and the coordinator's
-// address to dial: neither belongs on argv, which every user of the node
-// can read. The end of standard input means the coordinator is gone.
+// rankCommand is the process a launcher starts on each node, as
+// rankproto specifies: its standard input carries the job secret and the
+// coordinator's address to dial (neither belongs on argv, which every
+// user of the node can read), and its end means the coordinator is gone.
 func rankCommand() *cli.Command {
 	var o rankOptions
 	return &cli.Command{
-		Name:   "rank",
+		Name:   rankproto.Subcommand,
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "rank", Required: true, Destination: &o.Rank},
-			&cli.StringFlag{Name: "job", Required: true, Destination: &o.Job},
-			&cli.StringFlag{Name: "host", Required: true, Destination: &o.Host},
+			&cli.IntFlag{Name: rankproto.FlagRank, Required: true, Destination: &o.Rank},
+			&cli.StringFlag{Name: rankproto.FlagJob, Required: true, Destination: &o.Job},
+			&cli.StringFlag{Name: rankproto.FlagHost, Required: true, Destination: &o.Host},
 			heartbeatFlag(&o.HeartbeatTimeout),
-			&cli.DurationFlag{Name: "join-timeout", Value: 30 * time.Second, Destination: &o.JoinTimeout},
-			&cli.StringFlag{Name: "bcast-copy", Destination: &o.BcastCopy},
+			&cli.DurationFlag{Name: rankproto.FlagJoinTimeout, Value: 30 * time.Second, Destination: &o.JoinTimeout},
+			&cli.StringFlag{Name: rankproto.FlagBcastCopy, Destination: &o.BcastCopy},
 		},
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
@@ -111,37 +109,21 @@ type launchInput struct {
 	addr   string
 }
 
-// readLaunch reads the secret and address lines without buffering past
-// them, and returns the rest of the input for the watcher.
+// readLaunch reads the launch lines (rankproto.ReadLaunch), holding the
+// secret to the barrier's minimum length, and returns the rest of the
+// input for the watcher.
 func readLaunch(r io.Reader) (launchInput, io.Reader, error) {
-	br := bufio.NewReaderSize(r, 512)
-	var in launchInput
-	line, err := br.ReadString('\n')
-	if err != nil {
-		return in, nil, fmt.Errorf("read job secret from standard input: %w", err)
-	}
-	in.secret, err = hex.DecodeString(strings.TrimSpace(line))
-	if err != nil || len(in.secret) < barrier.MinSecret {
-		return in, nil, fmt.Errorf("job secret on standard input is malformed")
-	}
-	line, err = br.ReadString('\n')
-	if err != nil {
-		return in, nil, fmt.Errorf("read the coordinator's address from standard input: %w", err)
-	}
-	in.addr = strings.TrimSpace(line)
-	if _, _, err := net.SplitHostPort(in.addr); err != nil {
-		return in, nil, fmt.Errorf("coordinator address %q on standard input: %w", in.addr, err)
-	}
-	return in, br, nil
+	l, rest, err := rankproto.ReadLaunch(r, barrier.MinSecret)
+	return launchInput{secret: l.Secret, addr: l.Addr}, rest, err
 }
 
 // watchInput reads what follows the launch lines on a rank's input until
-// it ends. The SSH launcher writes "serve TOKEN" to the rank of a node that
-// has just received its verified copy: the rank then serves its own image
-// to other nodes (binserve), as serve-copy would without a process and a
-// session of its own, and answers "serving PORT" (port 0 where it cannot);
-// "unserve" stops it, once every node has its copy. The server also stops
-// with the input's end and after serveCopyLimit. Other lines are ignored.
+// it ends (rankproto's serve and unserve). On serve the rank serves its
+// own image to other nodes (binserve), as serve-copy would without a
+// process and a session of its own, and answers "serving PORT" (port 0
+// where it cannot); unserve stops it, once every node has its copy. The
+// server also stops with the input's end and after serveCopyLimit. Other
+// lines are ignored.
 func watchInput(ctx context.Context, stdin io.Reader, stdout, log io.Writer, image string) {
 	var stop context.CancelFunc
 	defer func() {
@@ -151,11 +133,11 @@ func watchInput(ctx context.Context, stdin io.Reader, stdout, log io.Writer, ima
 	}()
 	sc := bufio.NewScanner(stdin)
 	for sc.Scan() {
-		word, arg, _ := strings.Cut(strings.TrimSpace(sc.Text()), " ")
+		req := rankproto.ParseRankRequest(sc.Text())
 		switch {
-		case word == "serve" && stop == nil:
+		case req.Serve && stop == nil:
 			sctx, cancel := context.WithTimeout(ctx, serveCopyLimit)
-			s := &binserve.Server{Path: image, Token: arg}
+			s := &binserve.Server{Path: image, Token: req.Token}
 			port := 0
 			if err := s.Listen(sctx, ":0"); err != nil {
 				cancel()
@@ -163,8 +145,8 @@ func watchInput(ctx context.Context, stdin io.Reader, stdout, log io.Writer, ima
 			} else {
 				stop, port = cancel, s.Port()
 			}
-			fmt.Fprintf(stdout, "serving %d\n", port)
-		case word == "unserve" && stop != nil:
+			_, _ = io.WriteString(stdout, rankproto.Serving(port))
+		case req.Unserve && stop != nil:
 			stop()
 		}
 	}
@@ -176,11 +158,11 @@ func watchInput(ctx context.Context, stdin io.Reader, stdout, log io.Writer, ima
 func cleanupCommand() *cli.Command {
 	var dir, job string
 	return &cli.Command{
-		Name:   "cleanup",
+		Name:   rankproto.CleanupSubcommand,
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Required: true, Destination: &dir},
-			&cli.StringFlag{Name: "job", Required: true, Destination: &job},
+			&cli.StringFlag{Name: rankproto.FlagDir, Required: true, Destination: &dir},
+			&cli.StringFlag{Name: rankproto.FlagJob, Required: true, Destination: &job},
 		},
 		OnUsageError: onUsageError,
 		Action:       func(c *cli.Context) error { return rank.RemoveJobFiles(dir, job) },

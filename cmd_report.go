@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"ioswarm/htmlreport"
 	"ioswarm/internal/usage"
 	"ioswarm/report"
+	"ioswarm/study"
 )
 
 // reportCmdOptions are report's flags and arguments.
@@ -62,9 +64,14 @@ func runReport(o reportCmdOptions) error {
 	if err != nil {
 		return err
 	}
-	ss, err := loadStudies(o.args)
+	files, err := loadSections(o.args)
 	if err != nil {
 		return err
+	}
+	ss, pairs, judged := reportStudies(files)
+	title := o.Title
+	if title == "" && pairs != nil {
+		title = "Storage characterisation: " + strings.Join(fileNames(files), " vs ")
 	}
 	out := o.Output
 	if out == "" {
@@ -73,7 +80,8 @@ func runReport(o reportCmdOptions) error {
 	if dir := filepath.Dir(out); !isDir(dir) {
 		return usage.Errorf("report: --output %q: the directory %q does not exist", report.Clean(out), report.Clean(dir))
 	}
-	doc, err := htmlreport.Build(ss, htmlreport.Options{Title: o.Title, Expect: expect, Generated: time.Now(), Version: fullVersion()})
+	doc, err := htmlreport.Build(ss, htmlreport.Options{Title: title, Expect: expect, Generated: time.Now(), Version: fullVersion(),
+		Pairs: pairs, Judged: judged})
 	if err != nil {
 		return usage.Wrap(err)
 	}
@@ -95,7 +103,47 @@ func runReport(o reportCmdOptions) error {
 		}
 	}
 	fmt.Fprintf(o.stdout, "report: %s\n", out)
-	return judge(o.stdout, ss[0], expect)
+	return judge(o.stdout, judged, expect)
+}
+
+// fileNames names each file by its study (or sweep), not its sections.
+func fileNames(files [][]*study.Sweep) []string {
+	var out []string
+	for _, secs := range files {
+		s := secs[0]
+		out = append(out, strings.TrimSuffix(s.Name(), " "+s.Section))
+	}
+	return out
+}
+
+// reportStudies lays the files out for the report: every section of
+// every file as a study of its own, the pairs to compare (a study's
+// sections with the same sections of each other file; nil without a
+// study: the first file with each other) and what --expect judges (all
+// of the first file's sections).
+func reportStudies(files [][]*study.Sweep) ([]*study.Sweep, [][2]int, *study.Sweep) {
+	var ss []*study.Sweep
+	first := make([]int, len(files)) // where each file's sections start in ss
+	anyStudy := false
+	for i, secs := range files {
+		first[i] = len(ss)
+		ss = append(ss, secs...)
+		anyStudy = anyStudy || isStudyFile(secs)
+	}
+	judged := files[0][0]
+	if isStudyFile(files[0]) {
+		judged = (&study.Study{Label: fileNames(files)[0], Sections: files[0]}).Flatten()
+	}
+	if !anyStudy {
+		return ss, nil, judged
+	}
+	pairs := [][2]int{}
+	for i := 1; i < len(files); i++ {
+		for _, p := range sectionPairs(files[0], files[i]) {
+			pairs = append(pairs, [2]int{first[0] + slices.Index(files[0], p[0]), first[i] + slices.Index(files[i], p[1])})
+		}
+	}
+	return ss, pairs, judged
 }
 
 func isDir(path string) bool {

@@ -64,12 +64,12 @@ func runRun(ctx context.Context, o runOptions) error {
 		return err
 	}
 	spec.work.CommandLine = o.commandLine
-	if n, source := iozoneClients(o.Hosts); n > 0 && !o.given["threads"] {
+	if n, source := o.iozoneClients(); n > 0 && !o.given["threads"] {
 		// IOzone runs a child per line of its client file: so do we,
 		// unless --threads says otherwise.
 		spec.work.Threads, spec.work.ThreadsFrom = n, fmt.Sprintf("one per line of %s", source)
 	}
-	if err := spec.work.Validate(spec.launch); err != nil {
+	if err := spec.work.Settle(spec.launch); err != nil {
 		return err
 	}
 	if err := checkOutputs(o.stderr, outputPath{"output", o.Output, true}, outputPath{"csv", o.CSV, false}); err != nil {

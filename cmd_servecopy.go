@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/binserve"
+	"ioswarm/rankproto"
 )
 
 // serveCopyCommand is started by the SSH launcher on a node that has just
@@ -19,7 +20,7 @@ import (
 // nodes the launcher points at it (see binserve), so copies spread from
 // node to node instead of all leaving the coordinator. Its standard input
 // carries the token; its end (the launcher closed the session, or is gone)
-// stops the server. It prints "serving PORT" once listening.
+// stops the server. It prints "serving PORT" once listening (rankproto).
 func serveCopyCommand() *cli.Command {
 	return &cli.Command{
 		Name:         "serve-copy",
@@ -47,7 +48,7 @@ func runServeCopy(ctx context.Context, stdin io.Reader, stdout io.Writer, image 
 	if err := s.Listen(ctx, ":0"); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(stdout, "serving %d\n", s.Port()); err != nil {
+	if _, err := io.WriteString(stdout, rankproto.Serving(s.Port())); err != nil {
 		return err
 	}
 	go func() {

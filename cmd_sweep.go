@@ -28,12 +28,18 @@ type sweepOptions struct {
 	Threads, IODepths string
 	Expect            string
 	durability
+	// FullTable is --details: today's wide table, not the compact one.
+	FullTable bool
+	retrying
 }
 
 func (o *sweepOptions) flags() []cli.Flag {
+	// run's --details names blocks of a job's table; a sweep's table
+	// has columns instead, and its --details shows them all.
 	return concat(sweepThreadsFlags(&o.Threads, &o.IODepths), ioFlags(&o.ioOptions, true),
-		reportFlags(&o.reportOptions), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions),
-		[]cli.Flag{expectFlag(&o.Expect)}, durabilityFlags(&o.durability))
+		withoutFlag(reportFlags(&o.reportOptions), "details"), launchFlags(&o.launchOptions), chartFlags(&o.chartOptions),
+		[]cli.Flag{expectFlag(&o.Expect), tableDetailsFlag(&o.FullTable)}, durabilityFlags(&o.durability),
+		retryFlags(&o.retrying))
 }
 
 func sweepCommand() *cli.Command {
@@ -74,6 +80,9 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 	if err := o.durability.apply(ctx, &plan, &o.Output, o.stderr); err != nil {
 		return err
 	}
+	if err := o.retrying.apply(&plan, &o.launchOptions, o.stderr); err != nil {
+		return err
+	}
 	spec, err := chartSpecFrom(o.chartOptions, o.given)
 	if err != nil {
 		return err
@@ -88,6 +97,7 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 		return err
 	}
 	out := newSweepPrinter(o.stdout, o.Format, plan.NewSweep(), o.CSV, progress)
+	out.fullTable = o.FullTable
 	plan.Before, plan.After = out.before, out.after
 	sw, runErr := sweep.Run(ctx, plan)
 	if sw == nil {
@@ -204,6 +214,8 @@ type sweepPrinter struct {
 	csvPath  string
 	rows     int
 	progress *progress.Reporter // nil: none
+	// fullTable prints every column (--details), not the compact table.
+	fullTable bool
 }
 
 func newSweepPrinter(w io.Writer, format string, sw *study.Sweep, csvPath string, p *progress.Reporter) *sweepPrinter {
@@ -225,7 +237,10 @@ func (s *sweepPrinter) before(o coordinator.Workload) {
 		r.SetPrefix(fmt.Sprintf("[%d %s%s]", o.Threads, unit, depth))
 	}
 	if s.format == "table" && s.table == nil {
-		s.table = study.NewTable(s.w, s.sw)
+		s.table = study.NewCompactTable(s.w, s.sw)
+		if s.fullTable {
+			s.table = study.NewTable(s.w, s.sw)
+		}
 	}
 }
 

@@ -53,6 +53,16 @@ func TestRunRefusesBadOptions(t *testing.T) {
 		{"heartbeat", func(o *runOptions) { o.HeartbeatTimeout = 0 }, "--heartbeat-timeout"},
 		{"progress", func(o *runOptions) { o.Progress = "loud" }, `--progress "loud"`},
 		{"output dir missing", func(o *runOptions) { o.Output = "/nonexistent/r.json" }, "--output /nonexistent/r.json: cannot be created"},
+		// The enumerated settings, each refused by its one parse.
+		{"phases", func(o *runOptions) { o.Phases = "write,scan" }, `--phases: unknown phase "scan"`},
+		{"engine", func(o *runOptions) { o.Engine = "aio" }, `--engine "aio": must be sync or io_uring`},
+		{"drop caches", func(o *runOptions) { o.DropCaches = "yes" }, `--drop-caches "yes": must be auto, on or off`},
+		{"layout", func(o *runOptions) { o.Layout = "n-1" }, `--layout "n-1": must be per-thread or shared`},
+		{"pattern", func(o *runOptions) { o.Pattern = "round" }, `--pattern "round": must be segmented or strided`},
+		{"rand scope", func(o *runOptions) { o.RandScope = "all" }, `--rand-scope "all": must be segment or file`},
+		{"rand order", func(o *runOptions) { o.RandOrder = "random" }, `--rand-order "random": must be shuffle or uniform`},
+		{"md dir", func(o *runOptions) { o.MDDir = "flat" }, `--md-dir "flat": must be per-thread or shared`},
+		{"reuse dir", func(o *runOptions) { o.Reuse = "/scratch/job1" }, "--reuse /scratch/job1: not a job directory"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,7 +90,7 @@ func TestWorkloadFromFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if w.Total != 64<<20 || w.Block != 1<<20 || w.RandBlock != 4<<10 || w.Fsync || w.ReadShift != 2 || w.MDSize != 3901 ||
-		w.Threads != 8 || strings.Join(w.Phases, "|") != "write|randread" {
+		w.Threads != 8 || w.Phases.Join("|") != "write|randread" {
 		t.Errorf("workload %+v", w)
 	}
 	o.Total, o.FileSize = "", ""
@@ -90,6 +100,11 @@ func TestWorkloadFromFlags(t *testing.T) {
 	o.Total = "auto"
 	if w, _ := o.workload(o.given, 1, 1); !w.TotalAuto || w.Total != 0 {
 		t.Errorf("--total auto: %+v", w)
+	}
+	// --reuse's directory form names the job and the directory both.
+	o.Reuse = "/scratch/bench/ioswarm-0123456789ab"
+	if w, err := o.workload(o.given, 1, 1); err != nil || w.Reuse != "0123456789ab" || w.Dir != "/scratch/bench" {
+		t.Errorf("--reuse %s: reuse %q dir %q, %v", o.Reuse, w.Reuse, w.Dir, err)
 	}
 }
 
@@ -103,6 +118,7 @@ func TestSweepRefusesBadOptions(t *testing.T) {
 		{func(o *sweepOptions) { o.ChartSize = "big" }, "--chart-size"},
 		{func(o *sweepOptions) { o.Total, o.Threads = "64MiB", "1,2,32" }, "sweep point of 32 threads"},
 		{func(o *sweepOptions) { o.Chart = "/nonexistent/c" }, "--chart /nonexistent/c.svg"},
+		{func(o *sweepOptions) { o.Retries = -1 }, "--retries -1"},
 	} {
 		o := sweepOptions{Threads: "1,2", IODepths: "1", chartOptions: chartOptions{ChartSize: "1000x700"}}
 		o.ioOptions = defaultIO(t)

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/acceptance"
+	"ioswarm/settings"
 	"ioswarm/study"
 )
 
@@ -31,10 +32,10 @@ func parseExpect(spec string) ([]acceptance.Expectation, error) {
 // checkExpectPoints refuses, before anything runs, an expectation the
 // study will have no point for: a phase it does not run or a thread
 // count it does not visit would only fail after hours.
-func checkExpectPoints(es []acceptance.Expectation, phases []string, threads []int) error {
+func checkExpectPoints(es []acceptance.Expectation, phases settings.PhaseList, threads []int) error {
 	for _, e := range es {
-		if !slices.Contains(phases, e.Phase) {
-			return flagError("expect", e.Text, fmt.Errorf("the study runs no %s phase (--phases %v)", e.Phase, phases))
+		if !slices.Contains(phases, settings.Phase(e.Phase)) {
+			return flagError("expect", e.Text, fmt.Errorf("the study runs no %s phase (--phases %s)", e.Phase, phases))
 		}
 		if !slices.Contains(threads, e.Threads) {
 			return flagError("expect", e.Text, fmt.Errorf("the study has no point at %d threads (--threads %s)", e.Threads, study.FormatThreads(threads)))

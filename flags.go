@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/chart"
+	"ioswarm/settings"
 )
 
 // Flag categories, the groups --help lists flags under.
@@ -49,18 +50,18 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 	}
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dir", Value: ".", Destination: &o.Dir, Category: catIO, Usage: "directory on the filesystem under test; files go in <dir>/ioswarm-<jobid>/"},
-		&cli.StringFlag{Name: "phases", Value: "write,read", Destination: &o.Phases, Category: catIO, Usage: "comma list of write, rewrite, read, reread, randwrite, randread, and the metadata phases mdcreate, mdstat, mdread, mddelete"},
-		&cli.StringFlag{Name: "layout", Value: "per-thread", Destination: &o.Layout, Category: catIO, Usage: "per-thread (a file per thread, N-N) or shared (one file for all threads, N-1)"},
-		&cli.StringFlag{Name: "pattern", Value: "segmented", Destination: &o.Pattern, Category: catIO, Usage: "with --layout shared: segmented (thread i writes [i·S, (i+1)·S)) or strided (record j of thread i at (j·threads + i)·block)"},
-		&cli.StringFlag{Name: "rand-scope", Value: "segment", Destination: &o.RandScope, Category: catIO, Usage: "with --layout shared: random phases draw offsets in the thread's own part (segment) or anywhere in the file (file)"},
-		&cli.StringFlag{Name: "rand-order", Value: "shuffle", Destination: &o.RandOrder, Category: catIO, Usage: "random phases visit every block of a file once per pass in a shuffled order (shuffle, as IOzone -i2 and fio) or draw offsets with replacement (uniform: some blocks twice, some never)"},
-		&cli.StringFlag{Name: "md-dir", Value: "per-thread", Destination: &o.MDDir, Category: catIO, Usage: "metadata phases: a directory per thread (mdtest easy) or one shared by all threads (shared)"},
+		&cli.StringFlag{Name: "phases", Value: settings.PhaseList{settings.Write, settings.Read}.String(), Destination: &o.Phases, Category: catIO, Usage: "comma list of write, rewrite, read, reread, randwrite, randread, and the metadata phases mdcreate, mdstat, mdread, mddelete"},
+		&cli.StringFlag{Name: "layout", Value: settings.PerThread.String(), Destination: &o.Layout, Category: catIO, Usage: "per-thread (a file per thread, N-N) or shared (one file for all threads, N-1)"},
+		&cli.StringFlag{Name: "pattern", Value: settings.Segmented.String(), Destination: &o.Pattern, Category: catIO, Usage: "with --layout shared: segmented (thread i writes [i·S, (i+1)·S)) or strided (record j of thread i at (j·threads + i)·block)"},
+		&cli.StringFlag{Name: "rand-scope", Value: settings.ScopeSegment.String(), Destination: &o.RandScope, Category: catIO, Usage: "with --layout shared: random phases draw offsets in the thread's own part (segment) or anywhere in the file (file)"},
+		&cli.StringFlag{Name: "rand-order", Value: settings.Shuffle.String(), Destination: &o.RandOrder, Category: catIO, Usage: "random phases visit every block of a file once per pass in a shuffled order (shuffle, as IOzone -i2 and fio) or draw offsets with replacement (uniform: some blocks twice, some never)"},
+		&cli.StringFlag{Name: "md-dir", Value: settings.MDDirPerThread.String(), Destination: &o.MDDir, Category: catIO, Usage: "metadata phases: a directory per thread (mdtest easy) or one shared by all threads (shared)"},
 		&cli.BoolFlag{Name: "fsync", Value: true, Destination: &o.Fsync, Category: catIO, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
 		&cli.BoolFlag{Name: "no-fsync", Destination: &o.NoFsync, Category: catIO, Usage: "do not fsync before close"},
 		&cli.BoolFlag{Name: "direct", Destination: &o.Direct, Category: catIO, Usage: "O_DIRECT for every phase"},
-		&cli.StringFlag{Name: "engine", Value: "sync", Destination: &o.Engine, Category: catIO, Usage: "sync (pread/pwrite, one operation in flight per thread, as IOzone) or io_uring (up to --iodepth in flight per thread)"},
+		&cli.StringFlag{Name: "engine", Value: settings.Sync.String(), Destination: &o.Engine, Category: catIO, Usage: "sync (pread/pwrite, one operation in flight per thread, as IOzone) or io_uring (up to --iodepth in flight per thread)"},
 		&cli.BoolFlag{Name: "verify", Destination: &o.Verify, Category: catIO, Usage: "check the data pattern in read phases (timed)"},
-		&cli.StringFlag{Name: "drop-caches", Value: "auto", Destination: &o.DropCaches, Category: catIO, Usage: "auto, on or off: drop page caches on every node before each phase"},
+		&cli.StringFlag{Name: "drop-caches", Value: settings.DropAuto.String(), Destination: &o.DropCaches, Category: catIO, Usage: "auto, on or off: drop page caches on every node before each phase"},
 		&cli.BoolFlag{Name: "keep", Destination: &o.Keep, Category: catIO, Usage: "keep the files afterwards (IOzone -w)"},
 		&cli.StringFlag{Name: "read-shift", Value: "auto", Destination: &o.ReadShift, Category: catIO, Usage: "read phases read the files written N nodes further along (IOR -Q), so no node reads what its own cache holds; auto = 1 on two nodes or more, 0 on one"},
 		&cli.StringFlag{Name: "reuse", Destination: &o.Reuse, Category: catIO, Usage: "read the files a --keep run left instead of writing new ones: its job id, its ioswarm-<id> directory, or latest (the newest under --dir); read phases, and randwrite, which writes the bytes the files hold; checked against that run's manifest"},
@@ -140,6 +141,8 @@ type launchOptions struct {
 	CopyTree                                                         bool
 	// HostsGiven is true when --hosts was given, even as "".
 	HostsGiven bool
+	// loaded is --hosts as read (see hostEntries).
+	loaded *loadedHosts
 }
 
 func launchFlags(o *launchOptions) []cli.Flag {

@@ -11,6 +11,7 @@ import (
 	"ioswarm/hostlist"
 	"ioswarm/internal/usage"
 	"ioswarm/launcher"
+	"ioswarm/launcher/sshlaunch"
 	"ioswarm/selfbin"
 )
 
@@ -63,7 +64,7 @@ func sshLauncher(o *launchOptions, adv string, log *launcher.LineWriter) (launch
 	if o.Hosts == "" {
 		return nil, nil, usage.Errorf("--launcher ssh needs --hosts (a host file or a list such as node[1-4])")
 	}
-	entries, source, err := hostlist.Load(o.Hosts)
+	entries, source, err := o.hostEntries()
 	if err != nil {
 		return nil, nil, flagError("hosts", o.Hosts, err)
 	}
@@ -77,7 +78,7 @@ func sshLauncher(o *launchOptions, adv string, log *launcher.LineWriter) (launch
 	return l, targetsFrom(entries, source, log), nil
 }
 
-func sshFrom(o *launchOptions, adv string, log *launcher.LineWriter) (*launcher.SSH, error) {
+func sshFrom(o *launchOptions, adv string, log *launcher.LineWriter) (*sshlaunch.SSH, error) {
 	self, err := selfbin.Self()
 	if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func sshFrom(o *launchOptions, adv string, log *launcher.LineWriter) (*launcher.
 	if err != nil {
 		return nil, fmt.Errorf("SSH needs a home directory for ~/.ssh: %w", err)
 	}
-	l := &launcher.SSH{
+	l := &sshlaunch.SSH{
 		Binary: self.Path, BinaryHash: self.Hash, RemoteBin: o.RemoteBin, User: o.SSHUser, Advertise: adv,
 		Home: home, LocalUser: localUser(), AgentSocket: os.Getenv("SSH_AUTH_SOCK"),
 		ConnectTimeout: o.ConnectTimeout, Fanout: o.SSHFanout, Tree: o.CopyTree, Log: log,
@@ -148,19 +149,6 @@ func targetsFrom(entries []hostlist.Entry, source string, log *launcher.LineWrit
 		log.Printf("note: %s: the binary column (%s) is not ioswarm; ioswarm places its own binary on each node\n", source, ignored)
 	}
 	return targets
-}
-
-// iozoneClients is the line count of --hosts when it is an IOzone -+m
-// client file (IOzone runs one child per line), else 0.
-func iozoneClients(hosts string) (int, string) {
-	if hosts == "" {
-		return 0, ""
-	}
-	entries, source, err := hostlist.Load(hosts)
-	if err != nil || !strings.HasPrefix(source, "iozone client file") {
-		return 0, ""
-	}
-	return len(entries), source
 }
 
 func localUser() string {

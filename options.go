@@ -11,6 +11,7 @@ import (
 	"ioswarm/internal/usage"
 	"ioswarm/launcher"
 	"ioswarm/progress"
+	"ioswarm/settings"
 	"ioswarm/units"
 )
 
@@ -42,9 +43,9 @@ func checkFormat(format string, allowed ...string) error {
 func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload, error) {
 	w := coordinator.Workload{
 		Dir: o.Dir, Threads: threads, IODepth: depth, Fsync: o.Fsync, Direct: o.Direct, Verify: o.Verify, Keep: o.Keep,
-		DropCaches: o.DropCaches, Iterations: o.Iterations, Stonewall: o.Stonewall, RandTime: o.RandTime,
-		Version: fullVersion(), AllowMixedFS: o.AllowMixedFS, Reuse: o.Reuse, ReuseWrites: o.Reuse != "", Engine: o.Engine,
-		Layout: o.Layout, Pattern: o.Pattern, RandScope: o.RandScope, RandOrder: o.RandOrder, FirstDoneStop: o.FirstDoneStop, FilesPerThread: o.FilesPerThread, MDDir: o.MDDir,
+		Iterations: o.Iterations, Stonewall: o.Stonewall, RandTime: o.RandTime,
+		Version: fullVersion(), AllowMixedFS: o.AllowMixedFS, ReuseWrites: o.Reuse != "",
+		FirstDoneStop: o.FirstDoneStop, FilesPerThread: o.FilesPerThread,
 	}
 	w.IgnoreSpace, w.IgnoreMemory = o.IgnoreSpace, o.IgnoreMemory
 	if o.NoFsync {
@@ -53,10 +54,8 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 		}
 		w.Fsync = false
 	}
-	for _, p := range strings.Split(o.Phases, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			w.Phases = append(w.Phases, p)
-		}
+	if err := o.parseSettings(&w); err != nil {
+		return w, err
 	}
 	shift, err := parseReadShift(o.ReadShift)
 	if err != nil {
@@ -64,6 +63,33 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 	}
 	w.ReadShift = shift
 	return w, o.sizes(&w)
+}
+
+// parseSettings parses the enumerated settings' flags into w, each with its
+// one parse (package settings), and --reuse, whose directory form sets
+// the directory too.
+func (o *ioOptions) parseSettings(w *coordinator.Workload) error {
+	var errs [9]error
+	w.Phases, errs[0] = settings.ParsePhases(o.Phases)
+	w.Engine, errs[1] = settings.ParseEngine(o.Engine)
+	w.DropCaches, errs[2] = settings.ParseDropMode(o.DropCaches)
+	w.Layout, errs[3] = settings.ParseLayout(o.Layout)
+	w.Pattern, errs[4] = settings.ParsePattern(o.Pattern)
+	w.RandScope, errs[5] = settings.ParseRandScope(o.RandScope)
+	w.RandOrder, errs[6] = settings.ParseRandOrder(o.RandOrder)
+	w.MDDir, errs[7] = settings.ParseMDDir(o.MDDir)
+	if o.Reuse != "" {
+		var dir string
+		if dir, w.Reuse, errs[8] = coordinator.ParseReuse(o.Reuse); dir != "" {
+			w.Dir = dir
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sizes parses the size flags into w.

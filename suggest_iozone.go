@@ -24,6 +24,7 @@ var iozoneFlags = map[string]string{
 	"I":  "--direct",
 	"+m": "--hosts FILE (an IOzone client file is a host file)",
 	"+n": "--phases without rewrite and reread",
+	"+u": "measured in every run: each thread's CPU time (cpu_ns, over cpu_wall_ns) is in --output's thread records",
 }
 
 // iozoneHint says what an undefined flag that is an IOzone option means

@@ -20,6 +20,7 @@ func TestFlagProblemNamesIOzoneOptions(t *testing.T) {
 		{"flag provided but not defined: -i0", "IOzone's -i is --phases"},
 		{"flag provided but not defined: -t8", "IOzone's -t is --threads"},
 		{"flag provided but not defined: -+m", "--hosts FILE"},
+		{"flag provided but not defined: -+u", "IOzone's -+u is measured in every run"},
 		{"flag provided but not defined: -O", "ioswarm iozone runs IOzone command lines"},
 		{"flag provided but not defined: -thredas", "did you mean --threads?"},
 	} {

@@ -19,6 +19,9 @@ import (
 //     flooding host crowds out nobody but itself;
 //   - at most maxPending are pending in all, and a newcomer over that drops
 //     the oldest connection of the address with the most pending;
+//   - "the oldest" is the oldest that has sent nothing yet, while there is
+//     one (unread.go): a rank's Hello waiting to be read is not dropped
+//     for a flood's idle connection;
 //   - a rank whose connection was dropped before its handshake completed
 //     dials again with backoff until its join deadline (Dial).
 //
@@ -71,14 +74,31 @@ func (c *Coordinator) admit(conn net.Conn) {
 	}()
 }
 
-// oldestPending must be called with c.mu held; src has pending connections.
+// oldestPending must be called with c.mu held; src has pending
+// connections. It is the oldest of src's that has sent nothing yet, or
+// the oldest of all of them when every one has bytes waiting.
 func (c *Coordinator) oldestPending(src string) net.Conn {
-	var oldest net.Conn
-	var at time.Time
-	for conn, p := range c.pending {
-		if p.src == src && (oldest == nil || p.at.Before(at)) {
+	return oldestOf(c.pending, src, unread)
+}
+
+// oldestOf is oldestPending's choice among pending, with waiting telling
+// how many bytes a connection has sent that are not yet read.
+func oldestOf(pending map[net.Conn]pendingConn, src string, waiting func(net.Conn) int) net.Conn {
+	var oldest, oldestSilent net.Conn
+	var at, silentAt time.Time
+	for conn, p := range pending {
+		if p.src != src {
+			continue
+		}
+		if oldest == nil || p.at.Before(at) {
 			oldest, at = conn, p.at
 		}
+		if (oldestSilent == nil || p.at.Before(silentAt)) && waiting(conn) == 0 {
+			oldestSilent, silentAt = conn, p.at
+		}
+	}
+	if oldestSilent != nil {
+		return oldestSilent
 	}
 	return oldest
 }

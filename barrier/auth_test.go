@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 // TestRejections plays ranks that must not join, each while the real ranks
@@ -41,8 +43,8 @@ func TestRejections(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			guard(t, 30*time.Second)
-			log := &logSink{}
+			fakerank.Guard(t, 30*time.Second)
+			log := &fakerank.Log{}
 			c := startCoordinator(t, testConfig(3, log))
 			addr := c.Addr().String()
 			startRank(t, addr, 0, fastOptions(), echo)
@@ -71,7 +73,7 @@ func TestRejections(t *testing.T) {
 			if rej != nil && (strings.Contains(rej.Msg, testJob) || strings.Contains(rej.Msg, testHash[:8])) {
 				t.Errorf("the refusal %q gives away the job ID or the build hash", rej.Msg)
 			}
-			log.waitFor(t, tc.log, 1)
+			log.WaitFor(t, tc.log, 1, wait)
 			t.Logf("coordinator log:\n%s", log)
 
 			// The genuine ranks still join and work.
@@ -86,8 +88,8 @@ func TestRejections(t *testing.T) {
 // TestVersionOneHello answers a Hello of the first protocol version (a
 // JSON object) with both versions, and nothing else.
 func TestVersionOneHello(t *testing.T) {
-	guard(t, 30*time.Second)
-	log := &logSink{}
+	fakerank.Guard(t, 30*time.Second)
+	log := &fakerank.Log{}
 	c := startCoordinator(t, testConfig(1, log))
 	tr := newTransport(dialRaw(t, c.Addr().String()))
 	_ = tr.conn.SetDeadline(time.Now().Add(wait))
@@ -102,12 +104,12 @@ func TestVersionOneHello(t *testing.T) {
 	if !errors.As(err, &rej) || rej.Msg != "protocol version 1, coordinator speaks 2" {
 		t.Fatalf("got %v", err)
 	}
-	log.waitFor(t, "another protocol version", 1)
+	log.WaitFor(t, "another protocol version", 1, wait)
 }
 
 func TestDuplicateRank(t *testing.T) {
-	guard(t, 30*time.Second)
-	log := &logSink{}
+	fakerank.Guard(t, 30*time.Second)
+	log := &fakerank.Log{}
 	c := startCoordinator(t, testConfig(2, log))
 	addr := c.Addr().String()
 	startRanks(t, addr, 2, fastOptions(), echo)
@@ -121,7 +123,7 @@ func TestDuplicateRank(t *testing.T) {
 	if !errors.As(err, &rej) || !strings.Contains(err.Error(), "rank 1 already joined") {
 		t.Fatalf("got %v", err)
 	}
-	log.waitFor(t, "rank 1 already joined", 1)
+	log.WaitFor(t, "rank 1 already joined", 1, wait)
 	if c.Err() != nil {
 		t.Fatalf("a refused duplicate must not fail the job: %v", c.Err())
 	}
@@ -133,8 +135,8 @@ func TestDuplicateRank(t *testing.T) {
 // Hello is refused before it gets a challenge, with words that name
 // nothing of the job, and it is counted rather than logged.
 func TestForgedHello(t *testing.T) {
-	guard(t, 30*time.Second)
-	log := &logSink{}
+	fakerank.Guard(t, 30*time.Second)
+	log := &fakerank.Log{}
 	c := startCoordinator(t, testConfig(2, log))
 	addr := c.Addr().String()
 
@@ -158,7 +160,7 @@ func TestForgedHello(t *testing.T) {
 	if _, _, err := tr.read(); err == nil {
 		t.Fatal("the coordinator kept talking after refusing")
 	}
-	log.waitFor(t, "refused a connection from 127.0.0.1: no proof of the job secret", 1)
+	log.WaitFor(t, "refused a connection from 127.0.0.1: no proof of the job secret", 1, wait)
 	if got := c.Rejected()["127.0.0.1"]; got != 1 {
 		t.Errorf("Rejected counts %d from 127.0.0.1, want 1", got)
 	}
@@ -173,7 +175,7 @@ func TestForgedHello(t *testing.T) {
 // know the secret (it answers the Hello with a challenge whose proof is
 // wrong) before giving away a proof of its own.
 func TestImpostorCoordinator(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -210,8 +212,8 @@ func TestImpostorCoordinator(t *testing.T) {
 // TestOtherJobsCoordinator: a coordinator of another job (another secret)
 // refuses the rank, and the rank does not retry.
 func TestOtherJobsCoordinator(t *testing.T) {
-	guard(t, 30*time.Second)
-	cfg := testConfig(1, &logSink{})
+	fakerank.Guard(t, 30*time.Second)
+	cfg := testConfig(1, &fakerank.Log{})
 	cfg.Secret = []byte("some-other-jobs-secret")
 	c := startCoordinator(t, cfg)
 	begin := time.Now()

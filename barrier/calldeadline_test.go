@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 // A rank that stays alive (heartbeats) but whose handler never returns a
@@ -13,8 +15,8 @@ import (
 // naming the host and rank that did not answer; the ranks that did are
 // not named, and unbounded kinds are not cut.
 func TestCallLimitNamesSilentRanks(t *testing.T) {
-	guard(t, 60*time.Second)
-	cfg := testConfig(3, &logSink{})
+	fakerank.Guard(t, 60*time.Second)
+	cfg := testConfig(3, &fakerank.Log{})
 	cfg.CallLimit = func(kind string) time.Duration {
 		if kind == "quick" {
 			return 300 * time.Millisecond

@@ -7,15 +7,17 @@ import (
 
 	"ioswarm/clock"
 	"ioswarm/internal/loadslack"
+
+	"ioswarm/internal/fakerank"
 )
 
 // TestClockOffset gives one rank a clock 3 hours ahead, as a time namespace
 // would, and checks the probe finds the shift within its own error bound,
 // at join and again through ProbeClocks.
 func TestClockOffset(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	const shift = int64(3 * time.Hour)
-	c := startCoordinator(t, testConfig(2, &logSink{}))
+	c := startCoordinator(t, testConfig(2, &fakerank.Log{}))
 	startRank(t, c.Addr().String(), 0, fastOptions(), echo)
 	ahead := fastOptions()
 	ahead.Now = func() int64 { return clock.Now() + shift }
@@ -53,7 +55,7 @@ func TestClockOffset(t *testing.T) {
 // with the smallest round trip wins, whatever its position, and the bound
 // is half its round trip, rounded up.
 func TestEstimateOffset(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	samples := []pong{
 		{sent: 1000, rank: 50_000, recv: 1400}, // rtt 400
 		{sent: 2000, rank: 51_050, recv: 2101}, // rtt 101: the one to use

@@ -9,12 +9,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 func TestJoinAndCallsInRankOrder(t *testing.T) {
-	guard(t, 60*time.Second)
+	fakerank.Guard(t, 60*time.Second)
 	const n = 8
-	log := &logSink{}
+	log := &fakerank.Log{}
 	c := startCoordinator(t, testConfig(n, log))
 	startRanks(t, c.Addr().String(), n, fastOptions(), echo)
 
@@ -51,7 +53,7 @@ func abs(x int64) int64 {
 // request of round k+1 before every rank has replied to round k, and Call
 // returns only after the slowest rank replied.
 func TestCallIsABarrier(t *testing.T) {
-	guard(t, 60*time.Second)
+	fakerank.Guard(t, 60*time.Second)
 	const n, rounds = 8, 6
 	var replied [rounds]atomic.Int32
 	var violations atomic.Int32
@@ -71,7 +73,7 @@ func TestCallIsABarrier(t *testing.T) {
 		replied[round].Add(1)
 		return round, nil
 	}
-	c := startCoordinator(t, testConfig(n, &logSink{}))
+	c := startCoordinator(t, testConfig(n, &fakerank.Log{}))
 	startRanks(t, c.Addr().String(), n, fastOptions(), h)
 	join(t, c)
 	for round := range rounds {
@@ -106,7 +108,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // waiting for a rank that is still working, and that the late reply of
 // that rank cannot confuse the next call.
 func TestErrorReply(t *testing.T) {
-	guard(t, 60*time.Second)
+	fakerank.Guard(t, 60*time.Second)
 	release := make(chan struct{})
 	var once sync.Once
 	h := func(rank int, r *Request) (any, error) {
@@ -119,7 +121,7 @@ func TestErrorReply(t *testing.T) {
 		}
 		return r.Body, nil
 	}
-	c := startCoordinator(t, testConfig(4, &logSink{}))
+	c := startCoordinator(t, testConfig(4, &fakerank.Log{}))
 	startRanks(t, c.Addr().String(), 4, fastOptions(), h)
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
 	join(t, c)
@@ -142,8 +144,8 @@ func TestErrorReply(t *testing.T) {
 }
 
 func TestNotes(t *testing.T) {
-	guard(t, 30*time.Second)
-	c := startCoordinator(t, testConfig(2, &logSink{}))
+	fakerank.Guard(t, 30*time.Second)
+	c := startCoordinator(t, testConfig(2, &fakerank.Log{}))
 	ms := startRanks(t, c.Addr().String(), 2, fastOptions(), echo)
 	join(t, c)
 	if err := ms[1].Notify("progress", map[string]int64{"bytes": 4096}); err != nil {
@@ -160,8 +162,8 @@ func TestNotes(t *testing.T) {
 }
 
 func TestCallBeforeJoinAndJoinTimeout(t *testing.T) {
-	guard(t, 30*time.Second)
-	c := startCoordinator(t, testConfig(3, &logSink{}))
+	fakerank.Guard(t, 30*time.Second)
+	c := startCoordinator(t, testConfig(3, &fakerank.Log{}))
 	startRanks(t, c.Addr().String(), 2, fastOptions(), echo)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -177,8 +179,8 @@ func TestCallBeforeJoinAndJoinTimeout(t *testing.T) {
 }
 
 func TestProbeClocks(t *testing.T) {
-	guard(t, 30*time.Second)
-	c := startCoordinator(t, testConfig(3, &logSink{}))
+	fakerank.Guard(t, 30*time.Second)
+	c := startCoordinator(t, testConfig(3, &fakerank.Log{}))
 	startRanks(t, c.Addr().String(), 3, fastOptions(), echo)
 	join(t, c)
 	infos, err := c.ProbeClocks(context.Background(), nil)
@@ -207,8 +209,8 @@ func TestProbeClocks(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	guard(t, 30*time.Second)
-	base := testConfig(2, &logSink{})
+	fakerank.Guard(t, 30*time.Second)
+	base := testConfig(2, &fakerank.Log{})
 	cases := map[string]func(*Config){
 		"too short":            func(c *Config) { c.Secret = []byte("short") },
 		"need at least 1":      func(c *Config) { c.Ranks = 0 },
@@ -231,13 +233,13 @@ func TestConfigErrors(t *testing.T) {
 // TestUnencodableBodySendsNothing: a body that cannot be encoded fails the
 // Call before any rank gets a request.
 func TestUnencodableBodySendsNothing(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	var got atomic.Int32
 	h := func(rank int, r *Request) (any, error) {
 		got.Add(1)
 		return r.Body, nil
 	}
-	c := startCoordinator(t, testConfig(3, &logSink{}))
+	c := startCoordinator(t, testConfig(3, &fakerank.Log{}))
 	startRanks(t, c.Addr().String(), 3, fastOptions(), h)
 	join(t, c)
 	_, err := c.Call(context.Background(), "bad", func(rank int) any {

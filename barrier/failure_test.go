@@ -9,10 +9,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 // failConfig has a short timeout so silence is detected quickly.
-func failConfig(ranks int, log *logSink) (Config, DialOptions) {
+func failConfig(ranks int, log *fakerank.Log) (Config, DialOptions) {
 	cfg := testConfig(ranks, log)
 	cfg.Timeout = time.Second
 	opt := DialOptions{Heartbeat: 50 * time.Millisecond, Timeout: time.Second}
@@ -38,8 +40,8 @@ func (c *Coordinator) crash() {
 // after about Timeout, the Call returns that error, and rank 2 itself
 // reports the coordinator lost.
 func TestPartitionedRankFailsJob(t *testing.T) {
-	guard(t, 60*time.Second)
-	cfg, opt := failConfig(3, &logSink{})
+	fakerank.Guard(t, 60*time.Second)
+	cfg, opt := failConfig(3, &fakerank.Log{})
 	c := startCoordinator(t, cfg)
 	p := startProxy(t, c.Addr().String())
 	hold := make(chan struct{})
@@ -100,8 +102,8 @@ func TestPartitionedRankFailsJob(t *testing.T) {
 // timeouts to answer: heartbeats come from their own goroutine, so no
 // side declares the other silent.
 func TestLongHandlerKeepsHeartbeating(t *testing.T) {
-	guard(t, 60*time.Second)
-	cfg, opt := failConfig(2, &logSink{})
+	fakerank.Guard(t, 60*time.Second)
+	cfg, opt := failConfig(2, &fakerank.Log{})
 	cfg.Timeout, opt.Timeout = 500*time.Millisecond, 500*time.Millisecond
 	c := startCoordinator(t, cfg)
 	h := func(rank int, r *Request) (any, error) {
@@ -127,8 +129,8 @@ func TestLongHandlerKeepsHeartbeating(t *testing.T) {
 func TestCloseReachesRanks(t *testing.T) {
 	for _, reason := range []string{"", "rank 3 on node03 failed: disk full"} {
 		t.Run("reason="+reason, func(t *testing.T) {
-			guard(t, 30*time.Second)
-			c := startCoordinator(t, testConfig(3, &logSink{}))
+			fakerank.Guard(t, 30*time.Second)
+			c := startCoordinator(t, testConfig(3, &fakerank.Log{}))
 			ms := startRanks(t, c.Addr().String(), 3, fastOptions(), echo)
 			join(t, c)
 			c.Close(reason)
@@ -155,8 +157,8 @@ func TestCloseReachesRanks(t *testing.T) {
 }
 
 func TestCoordinatorGone(t *testing.T) {
-	guard(t, 30*time.Second)
-	cfg, opt := failConfig(2, &logSink{})
+	fakerank.Guard(t, 30*time.Second)
+	cfg, opt := failConfig(2, &fakerank.Log{})
 	c := startCoordinator(t, cfg)
 	ms := startRanks(t, c.Addr().String(), 2, opt, echo)
 	join(t, c)
@@ -177,15 +179,15 @@ func TestCoordinatorGone(t *testing.T) {
 // TestRankCancelled ends a rank's context: it hangs up without a goodbye,
 // which the coordinator must treat as a lost rank.
 func TestRankCancelled(t *testing.T) {
-	guard(t, 30*time.Second)
-	c := startCoordinator(t, testConfig(2, &logSink{}))
+	fakerank.Guard(t, 30*time.Second)
+	c := startCoordinator(t, testConfig(2, &fakerank.Log{}))
 	startRank(t, c.Addr().String(), 0, fastOptions(), echo)
 	ctx, cancel := context.WithCancel(context.Background())
 	m, err := Dial(ctx, c.Addr().String(), testHello(1), testSecret(), fastOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, m, 1, echo)
+	fakerank.Serve(t, m, 1, echo)
 	join(t, c)
 	cancel()
 	waitClosed(t, c.Failed(), "coordinator noticing the lost rank")
@@ -202,8 +204,8 @@ func TestRankCancelled(t *testing.T) {
 // TestRankGoodbye: a rank that leaves normally is no failure, but a Call
 // can no longer include it, and a Call it leaves in the middle of ends.
 func TestRankGoodbye(t *testing.T) {
-	guard(t, 30*time.Second)
-	c := startCoordinator(t, testConfig(3, &logSink{}))
+	fakerank.Guard(t, 30*time.Second)
+	c := startCoordinator(t, testConfig(3, &fakerank.Log{}))
 	var leaver *Member
 	var mu sync.Mutex
 	h := func(rank int, r *Request) (any, error) {
@@ -248,9 +250,9 @@ func TestRankGoodbye(t *testing.T) {
 // between that act and its return (seen in CI: one parked in goexit1), so the
 // count gets a short settle; a goroutine blocked on anything never settles.
 func TestNoGoroutineOutlivesClose(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	before := runtime.NumGoroutine()
-	c, err := Listen(context.Background(), "127.0.0.1:0", testConfig(3, &logSink{}))
+	c, err := Listen(context.Background(), "127.0.0.1:0", testConfig(3, &fakerank.Log{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 func dialRaw(t *testing.T, addr string) net.Conn {
@@ -31,8 +33,8 @@ func dialRaw(t *testing.T, addr string) net.Conn {
 // rather than a line each, and the real ranks need not wait for the
 // strangers' handshake deadline.
 func TestStrangersCannotStallJoin(t *testing.T) {
-	guard(t, 60*time.Second)
-	log := &logSink{}
+	fakerank.Guard(t, 60*time.Second)
+	log := &fakerank.Log{}
 	cfg := testConfig(4, log)
 	cfg.HandshakeTimeout = 30 * time.Second // far beyond the test: idle strangers never time out here
 	c := startCoordinator(t, cfg)
@@ -78,10 +80,10 @@ func TestStrangersCannotStallJoin(t *testing.T) {
 		_ = conn.Close()
 	}
 	waitRejected(t, c, "127.0.0.1", len(idle)+2)
-	log.waitFor(t, "dropped: too many connections from its address in handshake", 1)
-	log.waitFor(t, "oversized first frame", 1)
-	log.waitFor(t, "sent no hello", 1)
-	if n := log.count("127.0.0.1"); n > 10 {
+	log.WaitFor(t, "dropped: too many connections from its address in handshake", 1, wait)
+	log.WaitFor(t, "oversized first frame", 1, wait)
+	log.WaitFor(t, "sent no hello", 1, wait)
+	if n := log.Count("127.0.0.1"); n > 10 {
 		t.Errorf("%d log lines about 127.0.0.1 for %d refusals; want a few summaries:\n%s", n, len(idle)+2, log)
 	}
 	if c.Err() != nil {
@@ -158,13 +160,13 @@ func flood(addr string, stop <-chan struct{}) func() int {
 // connections while the ranks join. Twenty joins of eight ranks, all from
 // the strangers' own address, must all succeed.
 func TestFloodDuringJoin(t *testing.T) {
-	guard(t, 120*time.Second)
+	fakerank.Guard(t, 120*time.Second)
 	rounds := 20
 	if testing.Short() {
 		rounds = 3
 	}
 	for round := range rounds {
-		log := &logSink{}
+		log := &fakerank.Log{}
 		cfg := testConfig(8, log)
 		cfg.SummaryEvery = time.Second
 		c, err := Listen(context.Background(), "127.0.0.1:0", cfg)
@@ -210,9 +212,9 @@ func TestFloodDuringJoin(t *testing.T) {
 		}
 		refused := c.Rejected()["127.0.0.1"]
 		t.Logf("round %d: joined in %v under %d stranger connections (%d refused, %d log lines)",
-			round, took.Round(time.Millisecond), n, refused, len(log.lines))
-		if refused == 0 || len(log.lines) > 40 {
-			t.Errorf("round %d: %d refusals and %d log lines", round, refused, len(log.lines))
+			round, took.Round(time.Millisecond), n, refused, log.Len())
+		if refused == 0 || log.Len() > 40 {
+			t.Errorf("round %d: %d refusals and %d log lines", round, refused, log.Len())
 		}
 	}
 }
@@ -220,8 +222,8 @@ func TestFloodDuringJoin(t *testing.T) {
 // TestFloodDuringBarriers keeps strangers connecting while the joined ranks
 // run barriers: the barriers complete and the job does not fail.
 func TestFloodDuringBarriers(t *testing.T) {
-	guard(t, 60*time.Second)
-	log := &logSink{}
+	fakerank.Guard(t, 60*time.Second)
+	log := &fakerank.Log{}
 	c := startCoordinator(t, testConfig(4, log))
 	addr := c.Addr().String()
 	startRanks(t, addr, 4, fastOptions(), echo)
@@ -238,14 +240,14 @@ func TestFloodDuringBarriers(t *testing.T) {
 		t.Fatalf("strangers failed the job: %v", c.Err())
 	}
 	t.Logf("%d strangers connected during the barriers", n)
-	log.waitFor(t, "not an ioswarm hello", 1)
+	log.WaitFor(t, "not an ioswarm hello", 1, wait)
 }
 
 // TestJoinErrorNamesStrangers: a join that fails while strangers were
 // being refused says so.
 func TestJoinErrorNamesStrangers(t *testing.T) {
-	guard(t, 30*time.Second)
-	c := startCoordinator(t, testConfig(2, &logSink{}))
+	fakerank.Guard(t, 30*time.Second)
+	c := startCoordinator(t, testConfig(2, &fakerank.Log{}))
 	conn := dialRaw(t, c.Addr().String())
 	_ = conn.Close()
 	waitRejected(t, c, "127.0.0.1", 1)
@@ -269,8 +271,8 @@ func TestJoinErrorNamesStrangers(t *testing.T) {
 // job (the same secret), the Hello verifies but the fresh coordinator
 // nonce makes the recorded proof useless.
 func TestReplayedHandshake(t *testing.T) {
-	guard(t, 60*time.Second)
-	firstLog := &logSink{}
+	fakerank.Guard(t, 60*time.Second)
+	firstLog := &fakerank.Log{}
 	first := startCoordinator(t, testConfig(2, firstLog))
 	p := startProxy(t, first.Addr().String())
 	startRank(t, p.addr(), 0, fastOptions(), echo)
@@ -287,9 +289,9 @@ func TestReplayedHandshake(t *testing.T) {
 	if typ, _, err := newTransport(again).read(); err == nil {
 		t.Fatalf("coordinator answered a replayed hello with %s", msgName(typ))
 	}
-	firstLog.waitFor(t, "refused a connection from 127.0.0.1: a replayed hello", 1)
+	firstLog.WaitFor(t, "refused a connection from 127.0.0.1: a replayed hello", 1, wait)
 
-	log := &logSink{}
+	log := &fakerank.Log{}
 	second := startCoordinator(t, testConfig(2, log))
 	conn := dialRaw(t, second.Addr().String())
 	_ = conn.SetDeadline(time.Now().Add(wait))
@@ -305,7 +307,7 @@ func TestReplayedHandshake(t *testing.T) {
 	if typ, _, err := tr.read(); err == nil {
 		t.Fatalf("coordinator answered a replayed proof with %s", msgName(typ))
 	}
-	log.waitFor(t, "wrong proof after a valid hello", 1)
+	log.WaitFor(t, "wrong proof after a valid hello", 1, wait)
 
 	// Rank 0's slot is still free on the second coordinator.
 	startRanks(t, second.Addr().String(), 2, fastOptions(), echo)
@@ -316,8 +318,8 @@ func TestReplayedHandshake(t *testing.T) {
 // TestSlowHandshakeIsCut trickles a valid-looking frame one byte at a
 // time: the handshake deadline is absolute, so trickling cannot extend it.
 func TestSlowHandshakeIsCut(t *testing.T) {
-	guard(t, 30*time.Second)
-	log := &logSink{}
+	fakerank.Guard(t, 30*time.Second)
+	log := &fakerank.Log{}
 	cfg := testConfig(1, log)
 	cfg.HandshakeTimeout = 300 * time.Millisecond
 	c := startCoordinator(t, cfg)
@@ -345,7 +347,7 @@ func TestSlowHandshakeIsCut(t *testing.T) {
 		}
 	}()
 	waitClosed(t, closed, "the coordinator hanging up on a trickling stranger")
-	log.waitFor(t, "refused a connection from 127.0.0.1: sent no hello", 1)
+	log.WaitFor(t, "refused a connection from 127.0.0.1: sent no hello", 1, wait)
 	startRank(t, c.Addr().String(), 0, fastOptions(), echo)
 	join(t, c)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 // bufConn is a net.Conn that appends writes to a buffer; failAfter, when
@@ -62,7 +64,7 @@ func frameBytes(typ byte, body []byte) []byte {
 }
 
 func TestFrameRoundTrip(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	big := bytes.Repeat([]byte("0123456789abcdef"), 20_000) // 320 KB: several write chunks
 	bodies := [][]byte{nil, []byte(`{"a":1}`), big}
 	c := newBufConn(0)
@@ -89,7 +91,7 @@ func TestFrameRoundTrip(t *testing.T) {
 }
 
 func TestReadFrameLimitsAndMalformed(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	atCap := frameBytes(msgHello, make([]byte, preAuthFrame-1))
 	overCap := frameBytes(msgHello, make([]byte, preAuthFrame))
 	cases := []struct {
@@ -118,7 +120,7 @@ func TestReadFrameLimitsAndMalformed(t *testing.T) {
 // TestReadFrameAllocatesAsDataArrives claims a frame just under MaxFrame
 // but sends 10 bytes: the reader must fail having allocated little.
 func TestReadFrameAllocatesAsDataArrives(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	in := append(binary.BigEndian.AppendUint32(nil, MaxFrame), msgReply)
 	in = append(in, "0123456789"...)
 	var before, after runtime.MemStats
@@ -135,7 +137,7 @@ func TestReadFrameAllocatesAsDataArrives(t *testing.T) {
 }
 
 func TestWriteRefusesOversizedFrame(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	c := newBufConn(0)
 	err := newTransport(c).write(msgReply, make([]byte, MaxFrame))
 	if err == nil || !strings.Contains(err.Error(), "exceeds") || c.buf.Len() != 0 {
@@ -146,7 +148,7 @@ func TestWriteRefusesOversizedFrame(t *testing.T) {
 // TestWriterFailsMidFrame breaks the connection inside a small and inside a
 // chunked frame: the write reports the error instead of hanging.
 func TestWriterFailsMidFrame(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	for _, size := range []int{100, 3 * ioChunk} {
 		c := newBufConn(size / 2)
 		err := newTransport(c).write(msgReply, make([]byte, size))
@@ -159,7 +161,7 @@ func TestWriterFailsMidFrame(t *testing.T) {
 // TestStalledWriterHitsDeadline writes into a pipe nobody reads: the
 // session's write deadline ends the write.
 func TestStalledWriterHitsDeadline(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	a, b := net.Pipe()
 	defer a.Close()
 	defer b.Close()
@@ -180,7 +182,7 @@ func TestStalledWriterHitsDeadline(t *testing.T) {
 // breaks mid-frame: Notify fails, the session ends with the cause, and
 // Close returns without hanging.
 func TestMemberBrokenConnection(t *testing.T) {
-	guard(t, 30*time.Second)
+	fakerank.Guard(t, 30*time.Second)
 	c := newBufConn(200)
 	tr := newTransport(c)
 	opt, err := DialOptions{Heartbeat: time.Hour - 1, Timeout: time.Hour}.normalise()

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 // FuzzReadFrame feeds arbitrary bytes to the decoder under both caps. It
@@ -40,7 +42,7 @@ func FuzzReadFrame(f *testing.F) {
 // bareCoordinator is a coordinator without a listener or goroutines, for
 // driving its handshake directly over a scriptConn.
 func bareCoordinator(ranks int) *Coordinator {
-	cfg := testConfig(ranks, &logSink{})
+	cfg := testConfig(ranks, &fakerank.Log{})
 	cfg.Logf = func(string, ...any) {}
 	cfg, err := cfg.normalise()
 	if err != nil {

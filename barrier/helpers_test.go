@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
-	"strings"
-	"sync"
+	"ioswarm/internal/fakerank"
 	"testing"
 	"time"
 )
@@ -20,70 +18,11 @@ const (
 
 func testSecret() []byte { return []byte("0123456789abcdef-job-secret") }
 
-// guard fails the whole binary, with every goroutine's stack, if the test
-// and its cleanups have not finished within d: a deadlock shows up as a
-// readable failure instead of the go test timeout.
-func guard(t *testing.T, d time.Duration) {
-	done := make(chan struct{})
-	t.Cleanup(func() { close(done) })
-	go func() {
-		select {
-		case <-done:
-		case <-time.After(d):
-			buf := make([]byte, 1<<20)
-			n := runtime.Stack(buf, true)
-			panic(fmt.Sprintf("%s still running after %v: deadlock?\n%s", t.Name(), d, buf[:n]))
-		}
-	}()
-}
-
-// logSink collects a coordinator's log lines.
-type logSink struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *logSink) logf(format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, fmt.Sprintf(format, args...))
-}
-
-func (l *logSink) count(substr string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-	for _, line := range l.lines {
-		if strings.Contains(line, substr) {
-			n++
-		}
-	}
-	return n
-}
-
-func (l *logSink) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.lines, "\n")
-}
-
-// waitFor waits until at least n lines contain substr.
-func (l *logSink) waitFor(t *testing.T, substr string, n int) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	for l.count(substr) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("want %d log lines containing %q, got %d; log:\n%s", n, substr, l.count(substr), l)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func testConfig(ranks int, log *logSink) Config {
+func testConfig(ranks int, log *fakerank.Log) Config {
 	return Config{
 		JobID: testJob, Secret: testSecret(), BinaryHash: testHash, Ranks: ranks,
 		Heartbeat: 50 * time.Millisecond, Timeout: 3 * time.Second,
-		HandshakeTimeout: 3 * time.Second, SummaryEvery: 100 * time.Millisecond, Logf: log.logf,
+		HandshakeTimeout: 3 * time.Second, SummaryEvery: 100 * time.Millisecond, Logf: log.Logf,
 	}
 }
 
@@ -106,7 +45,7 @@ func fastOptions() DialOptions {
 }
 
 // handler answers one request on a rank.
-type handler func(rank int, r *Request) (any, error)
+type handler = fakerank.Handler[*Request]
 
 // echo replies with the request's body.
 func echo(_ int, r *Request) (any, error) { return r.Body, nil }
@@ -119,62 +58,20 @@ func startRank(t *testing.T, addr string, rank int, opt DialOptions, h handler) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, m, rank, h)
+	fakerank.Serve(t, m, rank, h)
 	return m
 }
 
 // startRanks starts ranks 0..n-1 concurrently, as real nodes would.
 func startRanks(t *testing.T, addr string, n int, opt DialOptions, h handler) []*Member {
 	t.Helper()
-	ms := make([]*Member, n)
-	var wg sync.WaitGroup
-	for r := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m, err := Dial(context.Background(), addr, testHello(r), testSecret(), opt)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			ms[r] = m
-		}()
-	}
-	wg.Wait()
-	if t.Failed() {
-		for _, m := range ms {
-			if m != nil {
-				_ = m.Close()
-			}
-		}
-		t.FailNow()
-	}
+	ms := fakerank.DialAll(t, n, func(r int) (*Member, error) {
+		return Dial(context.Background(), addr, testHello(r), testSecret(), opt)
+	})
 	for r, m := range ms {
-		serve(t, m, r, h)
+		fakerank.Serve(t, m, r, h)
 	}
 	return ms
-}
-
-// serve answers m's requests with h, each in its own goroutine, until the
-// session ends; cleanup closes m and waits for the handlers.
-func serve(t *testing.T, m *Member, rank int, h handler) {
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for r := range m.Requests() {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				body, err := h(rank, r)
-				_ = m.Reply(r, body, err)
-			}()
-		}
-	}()
-	t.Cleanup(func() {
-		_ = m.Close()
-		wg.Wait()
-	})
 }
 
 func join(t *testing.T, c *Coordinator) []MemberInfo {

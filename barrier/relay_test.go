@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 // A note of a relayed kind that one rank sends reaches every rank, the
@@ -13,8 +15,8 @@ import (
 // are during a phase), and still reaches Notes; a note of another kind is
 // not relayed.
 func TestRelayReachesEveryRankDuringACall(t *testing.T) {
-	guard(t, 30*time.Second)
-	cfg := testConfig(3, &logSink{})
+	fakerank.Guard(t, 30*time.Second)
+	cfg := testConfig(3, &fakerank.Log{})
 	cfg.Relay = []string{"stop"}
 	c := startCoordinator(t, cfg)
 	var ms []*Member

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"ioswarm/internal/fakerank"
 )
 
 // scriptConn is a net.Conn that reads a fixed script of bytes and keeps
@@ -141,8 +143,8 @@ func TestSealedStreamMisuseFails(t *testing.T) {
 // tamperProxy relays one connection and lets the test write into the
 // stream towards the rank, as an on-path host could.
 func TestInjectedFrameEndsSession(t *testing.T) {
-	guard(t, 30*time.Second)
-	c := startCoordinator(t, testConfig(1, &logSink{}))
+	fakerank.Guard(t, 30*time.Second)
+	c := startCoordinator(t, testConfig(1, &fakerank.Log{}))
 	p := startProxy(t, c.Addr().String())
 	var mu sync.Mutex
 	var kinds []string
@@ -150,7 +152,7 @@ func TestInjectedFrameEndsSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, m, 0, func(_ int, r *Request) (any, error) {
+	fakerank.Serve(t, m, 0, func(_ int, r *Request) (any, error) {
 		mu.Lock()
 		kinds = append(kinds, r.Kind)
 		mu.Unlock()

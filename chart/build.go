@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"ioswarm/settings"
 	"ioswarm/study"
 	"ioswarm/units"
 	"ioswarm/wire"
@@ -280,7 +281,7 @@ func subtitle(s *study.Sweep) string {
 	} else {
 		io += ", no fsync"
 	}
-	if s.Setup.Engine == "io_uring" {
+	if s.Setup.Engine == settings.IOUring {
 		io += ", io_uring"
 	}
 	return fmt.Sprintf("%s, %s, %s, %s, %s", opText(s), io, s.SizeText(), nodesText(s), s.FSTypes())

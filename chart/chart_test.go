@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/study"
 )
 
@@ -308,7 +309,7 @@ func TestDifferentConfigurationsTitle(t *testing.T) {
 // depths together, a line per phase and depth along threads.
 func TestDepthSweeps(t *testing.T) {
 	mk := func(threads, depths []int) *study.Sweep {
-		s := &study.Sweep{Threads: threads, IODepths: depths, Setup: study.Setup{Phases: []string{"randread"}, RandBlockSize: 4096}}
+		s := &study.Sweep{Threads: threads, IODepths: depths, Setup: study.Setup{Phases: settings.PhaseList{"randread"}, RandBlockSize: 4096}}
 		for _, n := range threads {
 			for _, d := range depths {
 				s.Points = append(s.Points, &result.Job{Complete: true, Config: result.Config{Threads: n, IODepth: d},

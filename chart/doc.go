@@ -16,7 +16,7 @@
 // about 1 MB.
 //
 // It imports the standard library, golang.org/x/image, the Liberation
-// Sans font, ioswarm/result, study, units and wire (the phase names); it
-// must not import coordinator, rank, barrier or launcher directly
-// (internal/importrules checks it).
+// Sans font, ioswarm/figures (the rates it draws), result, settings,
+// study, units and wire (the phase names); it must not import coordinator,
+// rank, barrier or launcher directly (internal/importrules checks it).
 package chart

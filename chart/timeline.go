@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ioswarm/figures"
 	"ioswarm/result"
 	"ioswarm/wire"
 )
@@ -71,10 +72,10 @@ func timelineWith(job *result.Job, byNode bool, lb Labels) (timeline, error) {
 				for k := iv.first; k <= iv.last; k++ {
 					b, o = b+bytesIn[k], o+opsIn[k]
 				}
-				x, length := float64(s.StartNS-origin+(iv.from+iv.to)/2)/1e9, float64(iv.to-iv.from)/1e9
-				l.bw = append(l.bw, xy{X: x, Y: float64(b) / length / 1e9})
+				x, length := float64(s.StartNS-origin+(iv.from+iv.to)/2)/1e9, iv.to-iv.from
+				l.bw = append(l.bw, xy{X: x, Y: figures.Rate(b, length) / 1e9})
 				if random {
-					l.iops = append(l.iops, xy{X: x, Y: float64(o) / length})
+					l.iops = append(l.iops, xy{X: x, Y: figures.Rate(o, length)})
 				}
 			}
 			t.lines = append(t.lines, l)

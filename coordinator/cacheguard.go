@@ -6,6 +6,7 @@ import (
 
 	"ioswarm/nodefacts"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/units"
 )
 
@@ -62,7 +63,7 @@ func cacheGuard(cold bool, client, server, total int64) *result.CacheGuard {
 }
 
 // guardWarning words a warned guard for the reader of the table.
-func guardWarning(name string, g *result.CacheGuard, kernels int, drop string) string {
+func guardWarning(name string, g *result.CacheGuard, kernels int, drop settings.DropMethod) string {
 	return fmt.Sprintf("%s: total %s is under twice what the caches can hold (2 × (clients %s on %d node(s) + servers %s) = %s), "+
 		"and the read is not shown cold on every node (drop: %s; see its cache verdicts): the figure may come from memory, not storage; "+
 		"use --total auto, --read-shift, --direct or root for drop_caches",
@@ -76,12 +77,12 @@ func guardWarning(name string, g *result.CacheGuard, kernels int, drop string) s
 // from the page cache (ext4, XFS, Lustre, GPFS and NFS bypass it; tmpfs
 // refuses O_DIRECT), so its pages being there says nothing of its figure:
 // resident_fraction still records them, but no warning marks the phase.
-func residencyWarnings(p *result.Phase, dropCaches string, direct bool, shift int) []string {
+func residencyWarnings(p *result.Phase, dropCaches settings.DropMode, direct bool, shift int) []string {
 	if direct {
 		return nil
 	}
 	var out []string
-	if shift == 0 && dropCaches == "off" {
+	if shift == 0 && dropCaches == settings.DropOff {
 		out = append(out, fmt.Sprintf("%s: --drop-caches off with no --read-shift and no --direct: the read may come from the page cache", p.Name))
 	}
 	for _, h := range p.ResidentByHost {

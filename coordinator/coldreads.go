@@ -3,6 +3,7 @@ package coordinator
 import (
 	"ioswarm/nodefacts"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -19,7 +20,7 @@ type coldReads struct {
 	// nodeLocal: the marker test found --dir to be each node's own.
 	nodeLocal bool
 	// dropBy[r] is the method rank r used for the current phase's drop.
-	dropBy []string
+	dropBy []settings.DropMethod
 	// kernel[host] is the node's boot id.
 	kernel map[string]string
 }
@@ -143,7 +144,7 @@ func (j *job) nodeReads(p *result.Phase) []nodeRead {
 			out = append(out, n)
 			files = append(files, map[int]bool{})
 		}
-		out[i].drop = weaker(out[i].drop, j.dropOf(r))
+		out[i].drop = settings.Weaker(out[i].drop, j.dropOf(r))
 		for _, t := range th {
 			if !whole {
 				files[i][j.fileRead(t)] = true
@@ -201,19 +202,9 @@ func (j *job) noteKernels(facts []nodefacts.Facts) {
 	}
 }
 
-func (j *job) dropOf(r int) string {
+func (j *job) dropOf(r int) settings.DropMethod {
 	if r < len(j.cold.dropBy) && j.cold.dropBy[r] != "" {
 		return j.cold.dropBy[r]
 	}
-	return "none"
-}
-
-// dropStrength orders the drop methods from weakest to strongest.
-var dropStrength = map[string]int{"none": 0, "fadvise": 1, "drop_caches": 2, "direct": 3}
-
-func weaker(a, b string) string {
-	if dropStrength[b] < dropStrength[a] {
-		return b
-	}
-	return a
+	return settings.DropNone
 }

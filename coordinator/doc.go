@@ -7,5 +7,6 @@
 // only through messages: it imports barrier (the transport), wire (the
 // messages), launcher, clientcache, clock, figures, histogram, hostlist (to name many
 // nodes in one error), internal/usage, nodefacts, resplan (the resource
-// plan), result, selfbin and units, never rank (internal/importrules checks it).
+// plan), rankproto (the rank's argv and input), result, selfbin, settings
+// and units, never rank (internal/importrules checks it).
 package coordinator

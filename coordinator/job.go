@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"ioswarm/barrier"
@@ -15,6 +14,7 @@ import (
 	"ioswarm/launcher"
 	"ioswarm/nodefacts"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/units"
 	"ioswarm/wire"
 )
@@ -86,10 +86,7 @@ func notStarted(l Launch, o Workload, err error) *result.Job {
 	return &result.Job{
 		Version: o.Version, CommandLine: o.CommandLine, Label: o.Label,
 		StartedAt: time.Now().Format(time.RFC3339), Launcher: name, Error: err.Error(),
-		Config: result.Config{Threads: o.Threads, BlockSize: o.Block, RandBlockSize: o.RandBlock,
-			FileSize: o.FileSize, Total: o.Total, Dir: o.Dir, Direct: o.Direct, Fsync: o.Fsync,
-			Phases: o.Phases, DropCaches: o.DropCaches, Iterations: o.Iterations, Keep: o.Keep,
-			Engine: o.Engine, IODepth: o.IODepth},
+		Config: o.config(0, 0),
 	}
 }
 
@@ -154,32 +151,12 @@ func (s *Session) newJob(o Workload) (*job, error) {
 	j.res = &result.Job{
 		Version: o.Version, JobID: j.id, SessionID: s.id, CommandLine: o.CommandLine, Label: o.Label,
 		StartedAt: time.Now().Format(time.RFC3339), Launcher: s.o.Launcher.Name(),
-		Config: result.Config{
-			Threads: o.Threads, BlockSize: o.Block, RandBlockSize: o.RandBlock, FileSize: o.FileSize,
-			Total: o.Total, Dir: o.Dir, Direct: o.Direct, Fsync: o.Fsync, Phases: o.Phases,
-			DropCaches: o.DropCaches, Ranks: len(pl.targets), Iterations: o.Iterations,
-			StonewallNS: int64(o.Stonewall), Verify: o.Verify, Keep: o.Keep,
-			ReadShift: shift, ReadShiftRequested: shiftWord(o.ReadShift), ServerCache: o.ServerCache,
-			TotalAuto: o.TotalAuto, AllowMixedFS: o.AllowMixedFS, ThreadsFrom: o.ThreadsFrom,
-			Engine: o.Engine, IODepth: o.IODepth, RandTimeNS: int64(o.RandTime),
-			Layout: o.Layout, Pattern: o.sharedOnly(o.Pattern), RandScope: o.sharedOnly(o.RandScope),
-			RandOrder: o.RandOrder, FirstDoneStop: o.FirstDoneStop,
-		},
-	}
-	if o.hasMD() {
-		j.res.Config.FilesPerThread, j.res.Config.MDDir, j.res.Config.MDSize = o.FilesPerThread, o.MDDir, o.MDSize
+		Config: o.config(len(pl.targets), shift),
 	}
 	if note != "" {
 		j.warn(note)
 	}
 	return j, nil
-}
-
-func shiftWord(n int) string {
-	if n == ReadShiftAuto {
-		return "auto"
-	}
-	return strconv.Itoa(n)
 }
 
 func (j *job) run(ctx context.Context) error {
@@ -193,7 +170,7 @@ func (j *job) run(ctx context.Context) error {
 				return fmt.Errorf("phase %s: %w", name, err)
 			}
 			j.res.Phases = append(j.res.Phases, p)
-			if err := j.recordReuse(ctx, wire.Phase(name)); err != nil {
+			if err := j.recordReuse(ctx, name); err != nil {
 				return err
 			}
 		}
@@ -271,7 +248,7 @@ func (j *job) setup(ctx context.Context) error {
 		if s.NoUring != "" {
 			return usagef("host %s rank %d: --engine io_uring: %s", t.Host, r, s.NoUring)
 		}
-		if j.o.DropCaches == "on" && !s.CanDrop {
+		if j.o.DropCaches == settings.DropOn && !s.CanDrop {
 			return &barrier.RankError{Host: t.Host, Rank: r,
 				Msg: "--drop-caches on, but this node's page cache cannot be dropped (not root)"}
 		}
@@ -310,6 +287,7 @@ func (j *job) sizeAuto() error {
 	if err := j.o.validateAggregate(); err != nil {
 		return err
 	}
+	j.o.settleAggregate()
 	j.res.Config.Total, j.res.Config.FileSize = j.o.Total, j.o.FileSize
 	j.s.o.Log.Printf("--total auto: %s, that is --total %s (2 × (clients %s on %d node(s) + servers %s), in whole records)\n",
 		units.FormatBytes(total), units.FormatSize(total), units.FormatBytes(j.clientCache), j.kernels, units.FormatBytes(j.o.ServerCache))

@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"ioswarm/figures"
 	"ioswarm/histogram"
 	"ioswarm/result"
 	"ioswarm/wire"
@@ -54,12 +55,8 @@ func (l *latencyIntervals) series(release int64) *result.LatencySeries {
 		} else {
 			sp = h.Sparse()
 		}
-		var p99 int64
-		if h.Count() > 0 {
-			p99 = h.Quantile(0.99)
-		}
 		s.Histograms = append(s.Histograms, sp)
-		s.P99 = append(s.P99, p99)
+		s.P99 = append(s.P99, figures.IntervalP99(h))
 	}
 	return s
 }

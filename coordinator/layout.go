@@ -4,27 +4,16 @@ import (
 	"slices"
 	"strings"
 
+	"ioswarm/settings"
 	"ioswarm/units"
-	"ioswarm/wire"
 )
 
-// isMD says whether a phase is a metadata phase.
-func isMD(name string) bool { return wire.Phase(name).IsMeta() }
-
 // hasMD says whether the job runs a metadata phase.
-func (o *Workload) hasMD() bool { return slices.ContainsFunc(o.Phases, isMD) }
-
-// sharedOnly is v for a shared layout, empty (not recorded) otherwise.
-func (o *Workload) sharedOnly(v string) string {
-	if o.Layout != wire.LayoutShared {
-		return ""
-	}
-	return v
-}
+func (o *Workload) hasMD() bool { return slices.ContainsFunc(o.Phases, settings.Phase.IsMeta) }
 
 // onlyMD says whether every phase is a metadata phase: no data file.
 func (o *Workload) onlyMD() bool {
-	return len(o.Phases) > 0 && !slices.ContainsFunc(o.Phases, func(p string) bool { return !isMD(p) })
+	return len(o.Phases) > 0 && !slices.ContainsFunc(o.Phases, func(p settings.Phase) bool { return !p.IsMeta() })
 }
 
 // noDataSizes settles the data sizes of a job that writes no data file:
@@ -41,38 +30,18 @@ func (o *Workload) noDataSizes() {
 	o.FileSize, o.Total, o.TotalAuto = o.Block, 0, false
 }
 
-// validateLayout checks --layout, --pattern and --rand-scope; empty
-// values (options built in Go) are the defaults.
+// validateLayout checks --layout, --pattern and --rand-scope.
 func (o *Workload) validateLayout() error {
-	if o.Layout == "" {
-		o.Layout = wire.LayoutPerThread
+	for _, check := range []func() error{o.Layout.Check, o.Pattern.Check, o.RandScope.Check} {
+		if err := check(); err != nil {
+			return err
+		}
 	}
-	if o.Pattern == "" {
-		o.Pattern = wire.PatternSegment
-	}
-	if o.RandScope == "" {
-		o.RandScope = wire.ScopeSegment
-	}
-	switch o.Layout {
-	case wire.LayoutPerThread, wire.LayoutShared:
-	default:
-		return usagef("--layout %q: must be per-thread or shared", o.Layout)
-	}
-	switch o.Pattern {
-	case wire.PatternSegment, wire.PatternStrided:
-	default:
-		return usagef("--pattern %q: must be segmented or strided", o.Pattern)
-	}
-	switch o.RandScope {
-	case wire.ScopeSegment, wire.ScopeFile:
-	default:
-		return usagef("--rand-scope %q: must be segment or file", o.RandScope)
-	}
-	if o.Layout != wire.LayoutShared {
-		if o.Pattern != wire.PatternSegment {
+	if o.Layout != settings.Shared {
+		if o.Pattern != settings.Segmented {
 			return usagef("--pattern %s: needs --layout shared (a per-thread file has one thread's records only)", o.Pattern)
 		}
-		if o.RandScope != wire.ScopeSegment {
+		if o.RandScope != settings.ScopeSegment {
 			return usagef("--rand-scope %s: needs --layout shared", o.RandScope)
 		}
 		return nil
@@ -81,7 +50,7 @@ func (o *Workload) validateLayout() error {
 	// records, and O_DIRECT offsets stay aligned: every offset in a shared
 	// file is a multiple of --block, --rand-block or the segment, all
 	// 4 KiB multiples with --direct (validateSizes).
-	if o.Pattern == wire.PatternStrided && o.needsRand() && o.Block%o.RandBlock != 0 {
+	if o.Pattern == settings.Strided && o.needsRand() && o.Block%o.RandBlock != 0 {
 		return usagef("--pattern strided: --block %s is not a multiple of --rand-block %s; a random operation must lie inside one record",
 			units.FormatSize(o.Block), units.FormatSize(o.RandBlock))
 	}
@@ -94,11 +63,8 @@ const maxFilesPerThread = 100_000_000
 
 // validateMD checks --files-per-thread, --md-dir and --md-size.
 func (o *Workload) validateMD() error {
-	if o.MDDir == "" {
-		o.MDDir = wire.MDDirPerThread
-	}
-	if o.MDDir != wire.MDDirPerThread && o.MDDir != wire.MDDirShared {
-		return usagef("--md-dir %q: must be per-thread or shared", o.MDDir)
+	if err := o.MDDir.Check(); err != nil {
+		return err
 	}
 	if o.MDSize < 0 || o.MDSize > 1<<30 {
 		return usagef("--md-size %d: must be 0 to 1GiB", o.MDSize)
@@ -109,7 +75,7 @@ func (o *Workload) validateMD() error {
 	if o.FilesPerThread < 1 || o.FilesPerThread > maxFilesPerThread {
 		return usagef("--files-per-thread %d: metadata phases need 1 to %d files per thread", o.FilesPerThread, maxFilesPerThread)
 	}
-	if o.Engine == "io_uring" {
+	if o.Engine == settings.IOUring {
 		return usagef("--engine io_uring: the metadata phases (%s) run on the sync engine only", mdList(o.Phases))
 	}
 	if o.Reuse != "" {
@@ -118,11 +84,11 @@ func (o *Workload) validateMD() error {
 	return nil
 }
 
-func mdList(phases []string) string {
+func mdList(phases []settings.Phase) string {
 	var md []string
 	for _, p := range phases {
-		if isMD(p) {
-			md = append(md, p)
+		if p.IsMeta() {
+			md = append(md, p.String())
 		}
 	}
 	return strings.Join(md, ",")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -13,6 +12,7 @@ import (
 
 	"ioswarm/internal/usage"
 	"ioswarm/launcher"
+	"ioswarm/settings"
 	"ioswarm/units"
 )
 
@@ -75,12 +75,12 @@ type Workload struct {
 	FileSize    int64 // bytes per thread; 0 when Total is given
 	Block       int64
 	RandBlock   int64
-	Phases      []string
+	Phases      settings.PhaseList
 	Fsync       bool
 	Direct      bool
 	Verify      bool
 	Keep        bool
-	DropCaches  string // auto, on, off
+	DropCaches  settings.DropMode
 	Iterations  int
 	Stonewall   time.Duration
 	// RandTime bounds the timed part of random phases (0: none), so that
@@ -104,9 +104,9 @@ type Workload struct {
 	// -l/-u): the first job holds every one's resource plan against the
 	// nodes before it writes anything (see checkSeries).
 	PlanThreads []int
-	// Engine is how threads issue operations: "sync" (pread/pwrite, one
-	// at a time) or "io_uring" with up to IODepth in flight per thread.
-	Engine  string
+	// Engine is how threads issue operations: one at a time, or on
+	// io_uring with up to IODepth in flight per thread.
+	Engine  settings.Engine
 	IODepth int
 	// Reuse names a kept job whose files the read phases read instead of
 	// the job's own: its id, or ReuseLatest (see validateReuse).
@@ -118,12 +118,12 @@ type Workload struct {
 	// Layout is per-thread (one file each, the default) or shared (one
 	// file for all threads) with Pattern segmented or strided; RandScope
 	// says where a shared file's random phases draw offsets (see layout.go).
-	Layout    string
-	Pattern   string
-	RandScope string
-	// RandOrder is the random phases' order of offsets: wire.OrderShuffle
-	// (every block once per pass, the default) or wire.OrderUniform.
-	RandOrder string
+	Layout    settings.Layout
+	Pattern   settings.Pattern
+	RandScope settings.RandScope
+	// RandOrder is the random phases' order of offsets: settings.Shuffle
+	// (every block once per pass, the default) or settings.Uniform.
+	RandOrder settings.RandOrder
 	// FirstDoneStop ends every thread's timed part when the first thread
 	// to complete its last record raises a stop (IOzone's stonewall; see
 	// rank/firststop.go).
@@ -131,7 +131,7 @@ type Workload struct {
 	// The metadata phases: FilesPerThread files per thread, in per-thread
 	// or one shared directory (MDDir), MDSize bytes each.
 	FilesPerThread int
-	MDDir          string
+	MDDir          settings.MDDir
 	MDSize         int64
 
 	Version     string
@@ -143,38 +143,69 @@ type Workload struct {
 // usagef is a problem with what the user asked for (see package usage).
 func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
-// Phase names, in the order users usually want them. rewrite and reread
-// are IOzone's second passes: the same records over the existing files.
-var knownPhases = []string{"write", "rewrite", "read", "reread", "randwrite", "randread",
-	"mdcreate", "mdstat", "mdread", "mddelete"}
+// Settle makes the workload ready to run on on: it gives what a workload
+// built in Go left empty its flag's default, validates the workload,
+// settles its sizes and, for a local run, checks this machine's --dir and
+// privileges. Every command calls it once before Run.
+func (o *Workload) Settle(on Launch) error {
+	o.fillDefaults()
+	if err := o.Validate(on); err != nil {
+		return err
+	}
+	o.settleSizes()
+	if on.local() {
+		return o.checkLocal()
+	}
+	return nil
+}
 
-// Validate checks everything that can be checked before anything starts
-// and settles FileSize and Total. on is where the job will run: its launch
-// is checked too, and a local run's --dir is checked here.
-func (o *Workload) Validate(on Launch) error {
+// fillDefaults gives the settings a workload built in Go left at their
+// zero value the default of their flag. (--drop-caches has none: a
+// workload must say.)
+func (o *Workload) fillDefaults() {
+	if o.Engine == "" {
+		o.Engine = settings.Sync
+		if o.IODepth == 0 {
+			o.IODepth = 1
+		}
+	}
+	if o.Layout == "" {
+		o.Layout = settings.PerThread
+	}
+	if o.Pattern == "" {
+		o.Pattern = settings.Segmented
+	}
+	if o.RandScope == "" {
+		o.RandScope = settings.ScopeSegment
+	}
+	if o.RandOrder == "" {
+		// Each block once per pass, as IOzone's -i2 and fio's default do,
+		// so a buffered random read never finds a block that the same
+		// phase already brought into the page cache.
+		o.RandOrder = settings.Shuffle
+	}
+	if o.MDDir == "" {
+		o.MDDir = settings.MDDirPerThread
+	}
+}
+
+// Validate checks everything that can be checked before anything starts,
+// on o as it is: it changes nothing and reads nothing outside o and on
+// (Settle fills defaults first, and checks the machine after).
+func (o Workload) Validate(on Launch) error {
 	if err := on.Validate(); err != nil {
 		return err
 	}
 	if o.Threads <= 0 {
 		return usagef("--threads %d: must be at least 1", o.Threads)
 	}
-	if len(o.Phases) == 0 {
-		return usagef("--phases: no phase given (known: %s)", strings.Join(knownPhases, ", "))
-	}
-	seen := map[string]bool{}
-	for _, p := range o.Phases {
-		if !slices.Contains(knownPhases, p) {
-			return usagef("--phases: unknown phase %q (known: %s)", p, strings.Join(knownPhases, ", "))
-		}
-		if seen[p] {
-			return usagef("--phases: phase %q given twice", p)
-		}
-		seen[p] = true
-	}
-	if o.onlyMD() {
-		o.noDataSizes()
-	} else if err := o.validateSizes(); err != nil {
+	if err := o.Phases.Check(); err != nil {
 		return err
+	}
+	if !o.onlyMD() {
+		if err := o.validateSizes(); err != nil {
+			return err
+		}
 	}
 	if o.ReadShift < ReadShiftAuto {
 		return usagef("--read-shift %d: must be auto or a number of nodes, 0 or more", o.ReadShift)
@@ -190,28 +221,11 @@ func (o *Workload) Validate(on Launch) error {
 	if !utf8.ValidString(o.Dir) {
 		return usagef("--dir %q: not valid UTF-8; ioswarm needs a directory name it can pass to every node unchanged", o.Dir)
 	}
-	if err := o.validateEngine(); err != nil {
-		return err
-	}
-	if err := o.validateLayout(); err != nil {
-		return err
-	}
-	if err := o.validateRandOrder(); err != nil {
-		return err
-	}
-	if err := o.validateFirstDoneStop(); err != nil {
-		return err
-	}
-	if err := o.validateMD(); err != nil {
-		return err
-	}
-	switch o.DropCaches {
-	case "auto", "on", "off":
-	default:
-		return usagef("--drop-caches %q: must be auto, on or off", o.DropCaches)
-	}
-	if o.DropCaches == "on" && os.Geteuid() != 0 && on.local() {
-		return usagef("--drop-caches on: dropping the page cache needs root (use auto to fall back to posix_fadvise)")
+	for _, check := range []func() error{o.validateEngine, o.validateLayout, o.RandOrder.Check,
+		o.validateFirstDoneStop, o.validateMD, o.DropCaches.Check} {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if o.Iterations < 1 {
 		return usagef("--iterations %d: must be at least 1", o.Iterations)
@@ -221,9 +235,6 @@ func (o *Workload) Validate(on Launch) error {
 	}
 	if o.Stonewall < 0 {
 		return usagef("--stonewall %s: must not be negative", o.Stonewall)
-	}
-	if on.local() {
-		return checkLocalDir(o.Dir)
 	}
 	return nil
 }
@@ -250,7 +261,9 @@ func (o *Workload) validateSizes() error {
 	return o.validateAggregate()
 }
 
-// validateAggregate settles FileSize and Total from whichever was given.
+// validateAggregate checks that FileSize or Total, whichever was given,
+// makes whole records for every thread (settleAggregate then settles
+// both).
 func (o *Workload) validateAggregate() error {
 	if o.FileSize == 0 {
 		if o.Total <= 0 {
@@ -266,7 +279,6 @@ func (o *Workload) validateAggregate() error {
 			return usagef("--total %s does not divide into %d threads × whole %s records; use --total %s or %s",
 				units.FormatSize(o.Total), o.Threads, units.FormatSize(o.Block), units.FormatSize(lo), units.FormatSize(lo+o.Block*int64(o.Threads)))
 		}
-		o.FileSize = per
 	} else {
 		if o.FileSize < 0 {
 			return usagef("--file-size: must be positive")
@@ -280,11 +292,36 @@ func (o *Workload) validateAggregate() error {
 			return usagef("--file-size %s is not a whole number of %s records; use %s", units.FormatSize(o.FileSize), units.FormatSize(o.Block), alt)
 		}
 	}
-	o.Total = o.FileSize * int64(o.Threads)
-	if o.needsRand() && o.FileSize%o.RandBlock != 0 {
-		return usagef("--rand-block %s does not divide the file size %s", units.FormatSize(o.RandBlock), units.FormatSize(o.FileSize))
+	if o.needsRand() && o.perThread()%o.RandBlock != 0 {
+		return usagef("--rand-block %s does not divide the file size %s", units.FormatSize(o.RandBlock), units.FormatSize(o.perThread()))
 	}
 	return nil
+}
+
+// perThread is each thread's file size: FileSize, or Total divided among
+// the threads.
+func (o *Workload) perThread() int64 {
+	if o.FileSize != 0 {
+		return o.FileSize
+	}
+	return o.Total / int64(o.Threads)
+}
+
+// settleSizes settles FileSize and Total of a validated workload (a
+// --total auto one waits for the nodes, see sizeAuto).
+func (o *Workload) settleSizes() {
+	switch {
+	case o.onlyMD():
+		o.noDataSizes()
+	case !o.TotalAuto:
+		o.settleAggregate()
+	}
+}
+
+// settleAggregate sets FileSize and Total from whichever was given.
+func (o *Workload) settleAggregate() {
+	o.FileSize = o.perThread()
+	o.Total = o.FileSize * int64(o.Threads)
 }
 
 // tooSmallHint proposes what fits when --total cannot give every thread a
@@ -300,31 +337,34 @@ func (o *Workload) tooSmallHint() string {
 }
 
 func (o *Workload) needsRand() bool {
-	return slices.Contains(o.Phases, "randwrite") || slices.Contains(o.Phases, "randread")
+	return slices.ContainsFunc(o.Phases, settings.Phase.IsRandom)
 }
 
 // maxIODepth bounds --iodepth: a ring per thread of that many entries and
 // as many buffers.
 const maxIODepth = 4096
 
-// validateEngine checks --engine and --iodepth; an empty engine is sync.
+// validateEngine checks --engine and --iodepth.
 func (o *Workload) validateEngine() error {
-	if o.Engine == "" && o.IODepth == 0 {
-		// A workload built in Go rather than from flags.
-		o.Engine, o.IODepth = "sync", 1
+	if err := o.Engine.Check(); err != nil {
+		return err
 	}
 	switch {
-	case o.Engine == "":
-		o.Engine = "sync"
-		return o.validateEngine()
-	case o.Engine != "sync" && o.Engine != "io_uring":
-		return usagef("--engine %q: must be sync or io_uring", o.Engine)
 	case o.IODepth < 1 || o.IODepth > maxIODepth:
 		return usagef("--iodepth %d: must be 1 to %d", o.IODepth, maxIODepth)
-	case o.Engine == "sync" && o.IODepth > 1:
+	case o.Engine == settings.Sync && o.IODepth > 1:
 		return usagef("--iodepth %d needs --engine io_uring (the sync engine has one operation in flight per thread)", o.IODepth)
 	}
 	return nil
+}
+
+// checkLocal checks what a local run needs of this machine: root for
+// --drop-caches on, and a --dir it can write.
+func (o *Workload) checkLocal() error {
+	if o.DropCaches == settings.DropOn && os.Geteuid() != 0 {
+		return usagef("--drop-caches on: dropping the page cache needs root (use auto to fall back to posix_fadvise)")
+	}
+	return checkLocalDir(o.Dir)
 }
 
 // checkLocalDir catches a missing or unwritable directory before any rank

@@ -7,6 +7,7 @@ import (
 
 	"ioswarm/internal/usage"
 	"ioswarm/launcher"
+	"ioswarm/settings"
 )
 
 // localLaunch is a valid launch on this machine, for workload tests.
@@ -33,25 +34,33 @@ func TestLaunchValidate(t *testing.T) {
 	}
 }
 
+// validWorkload is a small workload that Validate accepts as it is.
+func validWorkload(t *testing.T) Workload {
+	w := Workload{Dir: t.TempDir(), Threads: 2, Total: 2 << 20, Block: 1 << 20, RandBlock: 4096,
+		Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}
+	w.fillDefaults()
+	return w
+}
+
 // A workload is checked against where it runs: the launch first, then a
-// local run's directory.
-func TestWorkloadValidateChecksTheLaunch(t *testing.T) {
+// local run's directory (Settle's check of this machine).
+func TestWorkloadSettleChecksTheLaunch(t *testing.T) {
 	base := Workload{Dir: t.TempDir(), Threads: 2, Total: 2 << 20, Block: 1 << 20, RandBlock: 4096,
-		Phases: []string{"write"}, DropCaches: "auto", Iterations: 1}
+		Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}
 	w := base
-	if err := w.Validate(Launch{HeartbeatTimeout: time.Second}); !usage.Is(err) || !strings.Contains(err.Error(), "--local-ranks") {
+	if err := w.Settle(Launch{HeartbeatTimeout: time.Second}); !usage.Is(err) || !strings.Contains(err.Error(), "--local-ranks") {
 		t.Errorf("bad launch: %v", err)
 	}
 	w = base
 	w.Dir = "/nonexistent/ioswarm"
-	if err := w.Validate(localLaunch); !usage.Is(err) || !strings.Contains(err.Error(), "--dir") {
+	if err := w.Settle(localLaunch); !usage.Is(err) || !strings.Contains(err.Error(), "--dir") {
 		t.Errorf("missing local dir: %v", err)
 	}
 	// On nodes the directory is theirs to check.
 	remote := Launch{Targets: []launcher.Target{{Host: "n1"}}, HeartbeatTimeout: time.Second}
 	w = base
 	w.Dir = "/nonexistent/ioswarm"
-	if err := w.Validate(remote); err != nil {
+	if err := w.Settle(remote); err != nil {
 		t.Errorf("remote run: %v", err)
 	}
 }
@@ -77,7 +86,7 @@ func TestPlaceCapsRanksAndCopies(t *testing.T) {
 // A total too small for the threads proposes what would fit.
 func TestTooSmallTotalProposesValues(t *testing.T) {
 	w := Workload{Dir: t.TempDir(), Threads: 600, Total: 1 << 30, Block: 16 << 20, RandBlock: 4096,
-		Phases: []string{"write"}, DropCaches: "auto", Iterations: 1}
+		Phases: settings.PhaseList{"write"}, DropCaches: "auto", Iterations: 1}
 	err := w.Validate(localLaunch)
 	want := "--total 1GiB is smaller than --threads 600 × --block 16MiB; use --total 9600MiB or more, or --threads 64 or fewer"
 	if !usage.Is(err) || err.Error() != want {

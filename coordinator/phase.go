@@ -3,7 +3,6 @@ package coordinator
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"ioswarm/barrier"
@@ -11,16 +10,16 @@ import (
 	"ioswarm/figures"
 	"ioswarm/histogram"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
 // phase runs one timed phase on every rank and reduces it.
-func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, error) {
-	p := result.Phase{Name: name, Iteration: iter}
-	ph := wire.Phase(name)
+func (j *job) phase(ctx context.Context, ph settings.Phase, iter int) (result.Phase, error) {
+	p := result.Phase{Name: ph.String(), Iteration: iter}
 	// Untimed: a write finds its files gone, any other phase finds them
 	// full. A shared file is made first, by rank 0 alone.
-	if j.o.Layout == wire.LayoutShared && !ph.IsMeta() {
+	if j.o.Layout == settings.Shared && !ph.IsMeta() {
 		if _, err := j.s.coord.Call(ctx, wire.KindShared, func(r int) any {
 			return wire.MakeShared{Phase: ph, Make: r == 0}
 		}); err != nil {
@@ -65,7 +64,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	j.release = release
 	p.ReleaseLeadNS = release - sent
 	if j.o.Progress != nil {
-		j.o.Progress.Start(name, iter, j.o.Total, j.stonewall(ph))
+		j.o.Progress.Start(p.Name, iter, j.o.Total, j.stonewall(ph))
 		stop, followed := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(followed)
@@ -86,7 +85,7 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 	}
 	late := j.noteReadiness(&p, replies, sent, perRank)
 	j.clientCacheUse(&p, replies)
-	p.FirstDoneNote = figures.FirstDoneNote(name, j.o.Direct, j.o.Fsync)
+	p.FirstDoneNote = figures.FirstDoneNote(p.Name, j.o.Direct, j.o.Fsync)
 	if err := figures.Reduce(&p); err != nil {
 		return p, fmt.Errorf("reduce: %w", err)
 	}
@@ -102,9 +101,9 @@ func (j *job) phase(ctx context.Context, name string, iter int) (result.Phase, e
 		j.warn(w)
 	}
 	p.TimedBytes = p.Bytes
-	if j.o.Engine == "io_uring" {
+	if j.o.Engine == settings.IOUring {
 		p.IODepth = j.o.IODepth
-		depthAchieved(&p)
+		figures.ReduceDepth(&p)
 	}
 	p.Verified = j.o.Verify && ph.IsRead()
 	j.noteTouches(ph)
@@ -149,7 +148,7 @@ func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunRe
 			p.Stonewalled = p.Stonewalled || tr.Stonewalled
 		}
 	}
-	p.ReleaseSkewNS = spread(released)
+	p.ReleaseSkewNS = figures.ReleaseSkew(released)
 	p.Histogram = merged.Sparse()
 	p.LatencySeries = intervals.series(j.release)
 	first := p.Threads[0].EndNS
@@ -193,16 +192,9 @@ func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunRe
 			IODepthKernelSpanNS: tr.KernelDepthSpanNS,
 		})
 		firstStopOnCoordinatorClock(&threads[len(threads)-1], m, tr)
+		cpuTimeOf(&threads[len(threads)-1], tr)
 	}
 	return m.FromRank(rep.ReleasedAt), threads
-}
-
-// spread is the largest minus the smallest moment, 0 for none.
-func spread(moments []int64) int64 {
-	if len(moments) == 0 {
-		return 0
-	}
-	return slices.Max(moments) - slices.Min(moments)
 }
 
 // noteReadiness sets the phase's release margin from the moments the ranks'
@@ -243,16 +235,17 @@ func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
 	if err != nil {
 		return fmt.Errorf("drop caches: %w", err)
 	}
-	method := ""
-	j.cold.dropBy = make([]string, len(drops))
+	var method settings.DropMethod
+	j.cold.dropBy = make([]settings.DropMethod, len(drops))
 	for r, d := range drops {
 		j.cold.dropBy[r] = d.Method
 		if d.Warning != "" && !j.warned(d.Warning) {
 			j.warn(fmt.Sprintf("host %s: %s", j.s.targets[r].Host, d.Warning))
 		}
-		if method == "" || dropStrength[d.Method] < dropStrength[method] {
+		if method == "" {
 			method = d.Method
 		}
+		method = settings.Weaker(method, d.Method)
 	}
 	p.CacheDrop = method
 	return nil
@@ -305,7 +298,7 @@ func (j *job) resident(ctx context.Context, p *result.Phase) error {
 
 // wholeFile says whether phase draws offsets over all of a shared file.
 func (j *job) wholeFile(phase wire.Phase) bool {
-	return j.o.Layout == wire.LayoutShared && j.o.RandScope == wire.ScopeFile && phase.IsRandom()
+	return j.o.Layout == settings.Shared && j.o.RandScope == settings.ScopeFile && phase.IsRandom()
 }
 
 // hostOfThread is the host a thread runs on. (A lookup in the placement:

@@ -7,14 +7,15 @@ import (
 	"ioswarm/internal/usage"
 	"ioswarm/nodefacts"
 	"ioswarm/resplan"
+	"ioswarm/settings"
 )
 
 // planJob is what the resource plan needs to know of the job.
 func (j *job) planJob() resplan.Job {
 	o := j.o
 	return resplan.Job{FileSize: o.FileSize, Block: o.Block, RandBlock: o.RandBlock, Phases: o.Phases,
-		Engine: o.Engine, IODepth: o.IODepth, SharedFile: o.Layout == "shared", ReadsOthers: j.shift != 0,
-		Reuse: o.Reuse != "", FilesPerThread: o.FilesPerThread, MDSize: o.MDSize, MDShared: o.MDDir == "shared",
+		Engine: o.Engine, IODepth: o.IODepth, SharedFile: o.Layout == settings.Shared, ReadsOthers: j.shift != 0,
+		Reuse: o.Reuse != "", FilesPerThread: o.FilesPerThread, MDSize: o.MDSize, MDShared: o.MDDir == settings.MDDirShared,
 		RandTime: o.RandTime}
 }
 
@@ -38,7 +39,6 @@ func (j *job) checkPlan(facts []nodefacts.Facts) error {
 	if err := resplan.Check(pj, nodes, resplan.Allow{Space: j.o.IgnoreSpace, Memory: j.o.IgnoreMemory}); err != nil {
 		return usage.Wrap(err)
 	}
-	j.res.Config.IgnoreSpace, j.res.Config.IgnoreMemory = j.o.IgnoreSpace, j.o.IgnoreMemory
 	need := make([]int64, len(nodes))
 	onKernel := map[string]int64{}
 	for r, n := range nodes {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"ioswarm/barrier"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -23,34 +24,41 @@ func readOnlyPhases() []string {
 	var names []string
 	for _, p := range wire.Phases {
 		if p.IsRead() {
-			names = append(names, string(p))
+			names = append(names, p.String())
 		}
 	}
 	return names
 }
 
-// validateReuse checks --reuse: a job id, a job directory
-// (<dir>/ioswarm-<id>, which also sets --dir) or "latest", and phases
-// that only read.
+// ParseReuse reads --reuse: a job id or "latest", returned as it is
+// with dir "", or a job directory <dir>/ioswarm-<id>, returned as dir
+// (which then stands for --dir) and id.
+func ParseReuse(text string) (dir, id string, err error) {
+	if !strings.Contains(text, "/") {
+		return "", text, nil
+	}
+	base := filepath.Base(filepath.Clean(text))
+	id, ok := strings.CutPrefix(base, wire.JobDirPrefix)
+	if !ok || wire.CheckJobID(id) != nil {
+		return "", "", usagef("--reuse %s: not a job directory (want <dir>/ioswarm-<job id>)", text)
+	}
+	return filepath.Dir(filepath.Clean(text)), id, nil
+}
+
+// validateReuse checks Reuse (a job id or "latest", see ParseReuse) and
+// that the phases only read.
 func (o *Workload) validateReuse() error {
 	if o.Reuse == "" {
 		return nil
 	}
-	if strings.Contains(o.Reuse, "/") {
-		base := filepath.Base(filepath.Clean(o.Reuse))
-		id, ok := strings.CutPrefix(base, wire.JobDirPrefix)
-		if !ok || wire.CheckJobID(id) != nil {
-			return usagef("--reuse %s: not a job directory (want <dir>/ioswarm-<job id>)", o.Reuse)
-		}
-		o.Dir, o.Reuse = filepath.Dir(filepath.Clean(o.Reuse)), id
-	} else if o.Reuse != ReuseLatest && wire.CheckJobID(o.Reuse) != nil {
+	if o.Reuse != ReuseLatest && wire.CheckJobID(o.Reuse) != nil {
 		return usagef("--reuse %q: want a job id (as the kept run's table printed it), its directory, or latest", o.Reuse)
 	}
 	for _, p := range o.Phases {
-		if isMD(p) {
+		if p.IsMeta() {
 			continue // refused by validateMD, with its reason
 		}
-		if ph := wire.Phase(p); !ph.IsRead() && !(o.ReuseWrites && ph == wire.RandWrite) {
+		if !p.IsRead() && !(o.ReuseWrites && p == wire.RandWrite) {
 			if o.ReuseWrites {
 				return usagef("--reuse: phase %s would write the kept files anew; a reusing job reads them or random-writes the bytes they hold (phases %s, randwrite)",
 					p, strings.Join(readOnlyPhases(), ", "))
@@ -102,9 +110,9 @@ func (j *job) matchKept(m wire.Manifest) error {
 		return usagef("%s wrote files of %d bytes, this job's are %d (--file-size or --total)", where, m.FileSize, j.o.FileSize)
 	case keptLayout(m) != j.o.Layout:
 		return usagef("%s wrote --layout %s files, this job asks for --layout %s", where, keptLayout(m), j.o.Layout)
-	case j.o.Layout == wire.LayoutShared && m.Pattern != j.o.Pattern:
+	case j.o.Layout == settings.Shared && m.Pattern != j.o.Pattern:
 		return usagef("%s wrote its shared file --pattern %s, this job asks for --pattern %s", where, m.Pattern, j.o.Pattern)
-	case j.o.Layout == wire.LayoutShared && m.Block != j.o.Block && j.o.Pattern == wire.PatternStrided:
+	case j.o.Layout == settings.Shared && m.Block != j.o.Block && j.o.Pattern == settings.Strided:
 		return usagef("%s interleaved records of %d bytes, this job's --block is %d", where, m.Block, j.o.Block)
 	}
 	// Fewer threads read the first files, as IOzone's -i1 -t 4 after a
@@ -120,9 +128,9 @@ func (j *job) matchKept(m wire.Manifest) error {
 
 // keptLayout is the layout a manifest describes; manifests from before
 // shared files name none.
-func keptLayout(m wire.Manifest) string {
+func keptLayout(m wire.Manifest) settings.Layout {
 	if m.Layout == "" {
-		return wire.LayoutPerThread
+		return settings.PerThread
 	}
 	return m.Layout
 }
@@ -141,7 +149,7 @@ func (j *job) keepManifest(ctx context.Context) error {
 	m := wire.Manifest{JobID: j.id, Seed: j.seed, Threads: j.o.Threads, FileSize: j.o.FileSize,
 		Block: j.o.Block, Hosts: hosts, Version: j.o.Version, CreatedAt: time.Now().Format(time.RFC3339),
 		Layout: j.o.Layout}
-	if j.o.Layout == wire.LayoutShared {
+	if j.o.Layout == settings.Shared {
 		m.Pattern = j.o.Pattern
 	}
 	if j.filesOf != "" {

@@ -16,6 +16,7 @@ import (
 
 	"ioswarm/barrier"
 	"ioswarm/launcher"
+	"ioswarm/rankproto"
 	"ioswarm/selfbin"
 	"ioswarm/wire"
 )
@@ -113,13 +114,10 @@ func (s *Session) start(ctx context.Context, hash string) error {
 		if host == "" {
 			host = "127.0.0.1"
 		}
-		args := []string{
-			"--rank", strconv.Itoa(t.Rank), "--job", s.id, "--host", t.Host,
-			"--heartbeat-timeout", s.o.HeartbeatTimeout.String(),
-		}
+		args := rankproto.RankArgs{Rank: t.Rank, Job: s.id, Host: t.Host, HeartbeatTimeout: s.o.HeartbeatTimeout}
 		// The secret and the address to dial travel on the launcher's
 		// channel, not argv: any user of the node can read a command line.
-		return args, []byte(hex.EncodeToString(s.secret) + "\n" + net.JoinHostPort(host, port) + "\n")
+		return args.Argv(), rankproto.LaunchInput(s.secret, net.JoinHostPort(host, port))
 	}
 	procs, err := launcher.StartAll(ctx, s.o.Launcher, s.targets, spec)
 	s.procs = procs
@@ -225,7 +223,7 @@ func (s *Session) Close(runErr error) {
 	for _, r := range dead {
 		t := s.targets[r]
 		dir := s.current.dirOf(t)
-		if _, err := s.o.Launcher.Exec(ctx, t, []string{"cleanup", "--dir", dir, "--job", s.current.id}); err != nil {
+		if _, err := s.o.Launcher.Exec(ctx, t, rankproto.CleanupArgs(dir, s.current.id)); err != nil {
 			hint := ""
 			if slices.Contains(cut, r) {
 				// Unreachable from here, but not necessarily dead.

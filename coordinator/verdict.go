@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/units"
 )
 
@@ -84,7 +85,7 @@ type nodeRead struct {
 	rank    int // the node's first rank with threads
 	fsType  string
 	options string
-	drop    string // the weakest drop method the node's ranks used
+	drop    settings.DropMethod // the weakest drop method the node's ranks used
 	// touched: this node wrote or read, earlier in this job or in the
 	// kept job, bytes it reads now. kernelTouched: another node on the
 	// same kernel (one page cache) did.
@@ -143,9 +144,9 @@ func nodeVerdict(c readCase, n nodeRead) result.NodeVerdict {
 	case c.sizingHolds():
 		return storage(reasonSizing, fmt.Sprintf("total %s is at least twice every cache the nodes have (clients %s, servers %s)",
 			units.FormatBytes(c.total), units.FormatBytes(c.clientCache), units.FormatBytes(c.serverCache)))
-	case !n.touched && !n.readersUnknown && (!n.kernelTouched || n.drop == "drop_caches"):
+	case !n.touched && !n.readersUnknown && (!n.kernelTouched || n.drop == settings.DropCaches):
 		return storage(reasonUntouched, "this node never wrote or read these bytes before")
-	case n.drop == "drop_caches" && cacheKind == "":
+	case n.drop == settings.DropCaches && cacheKind == "":
 		detail := fmt.Sprintf("page cache dropped, and %s caches only there", fsName(n.fsType))
 		if c.nodeLocal {
 			detail += " (--dir is this node's own: it reads what it wrote)"
@@ -158,7 +159,7 @@ func nodeVerdict(c readCase, n nodeRead) result.NodeVerdict {
 // maybeWhy names why a node's read may come from a cache, the most
 // specific reason first.
 func maybeWhy(c readCase, n nodeRead, cacheKind string, maybe func(string, string) result.NodeVerdict) result.NodeVerdict {
-	dropWord := "its page cache was not dropped (" + n.drop + ")"
+	dropWord := "its page cache was not dropped (" + n.drop.String() + ")"
 	if cacheKind != "" {
 		dropWord = cacheKind + ", which drop_caches does not empty"
 	}
@@ -173,7 +174,7 @@ func maybeWhy(c readCase, n nodeRead, cacheKind string, maybe func(string, strin
 		return maybe(reasonNoUntouched, "every node had already touched these bytes (no untouched node left for this read), and "+dropWord)
 	case cacheKind != "":
 		return maybe(reasonClientCache, "this node touched these bytes before, and "+dropWord)
-	case n.drop != "drop_caches":
+	case n.drop != settings.DropCaches:
 		return maybe(reasonNoDrop, "this node touched these bytes before, and "+dropWord)
 	}
 	return maybe(reasonTouched, "this node touched these bytes before")

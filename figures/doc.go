@@ -1,7 +1,9 @@
 // Package figures holds the definitions of the reported figures (DESIGN §6):
 // it reduces per-thread records to a phase's bandwidth, first-done
-// bandwidth, sum of thread rates, IOPS and latency, checks a result file's
-// figures against its own records, and summarises repeated iterations.
+// bandwidth, sum of thread rates, IOPS, latency and io_uring queue depth,
+// gives the rate of a thread or a node's share and the median that
+// reports print, checks a result file's figures against its own records,
+// and summarises repeated iterations.
 //
 // These functions are the contract: a figure printed anywhere must come
 // from Reduce, and Check must agree with it. Rates are bytes (or

@@ -32,12 +32,12 @@ func reduceMetadata(p *result.Phase, window, toFirst int64) error {
 		}
 		ops += th.Ops
 		first += th.OpsAtFirstDone
-		r := rate(th.Ops, th.EndNS-th.StartNS) // positive: scan checked it
+		r := Rate(th.Ops, th.EndNS-th.StartNS) // positive: scan checked it
 		s.Min, s.Max, s.Mean = min(s.Min, r), max(s.Max, r), s.Mean+r
 	}
 	s.Mean /= float64(len(p.Threads))
-	p.OpsPerSec = rate(ops, window)
-	p.FirstDoneOpsPerSec = rate(first, toFirst)
+	p.OpsPerSec = Rate(ops, window)
+	p.FirstDoneOpsPerSec = Rate(first, toFirst)
 	p.ThreadOpsPerSec = &s
 	return nil
 }

@@ -54,12 +54,12 @@ func Reduce(p *result.Phase) error {
 	p.WindowNS = window
 	p.StartNS, p.FirstDoneNS = t.minStart, t.minEnd
 	p.StartSkewNS = t.maxStart - t.minStart // cannot overflow: both lie inside the window
-	p.Bandwidth = rate(t.bytes, window)
-	p.FirstDoneBandwidth = rate(t.firstDoneBytes, toFirst)
+	p.Bandwidth = Rate(t.bytes, window)
+	p.FirstDoneBandwidth = Rate(t.firstDoneBytes, toFirst)
 	if p.FirstDoneNote != "" {
 		p.FirstDoneBandwidth = 0
 	}
-	p.IOPS = rate(t.ops, window)
+	p.IOPS = Rate(t.ops, window)
 	p.SumOfRates = t.sumRates
 	p.ThreadBandwidth = result.Spread{Min: t.minRate, Mean: t.sumRates / n, Max: t.maxRate}
 	p.FsyncLatency, p.FsyncShare = t.fsync.figures()
@@ -67,11 +67,6 @@ func Reduce(p *result.Phase) error {
 		p.Latency = latency
 	}
 	return nil
-}
-
-// rate is count per second over ns nanoseconds; callers guarantee ns > 0.
-func rate(count, ns int64) float64 {
-	return float64(count) * nsPerSecond / float64(ns)
 }
 
 // span returns to − from, refusing empty or overflowing intervals so no
@@ -112,7 +107,7 @@ func scan(threads []result.Thread) (totals, error) {
 		t.firstDoneBytes += th.BytesAtFirstDone // ≤ Bytes, so no overflow either
 		t.minStart, t.maxStart = min(t.minStart, th.StartNS), max(t.maxStart, th.StartNS)
 		t.minEnd, t.maxEnd = min(t.minEnd, th.EndNS), max(t.maxEnd, th.EndNS)
-		r := rate(th.Bytes, d)
+		r := Rate(th.Bytes, d)
 		t.sumRates += r
 		t.minRate, t.maxRate = min(t.minRate, r), max(t.maxRate, r)
 	}

@@ -72,11 +72,7 @@ func CheckLatencySeries(p *result.Phase) error {
 			return fmt.Errorf("latency series interval %d: %w", k, err)
 		}
 		n += h.Count()
-		var p99 int64
-		if h.Count() > 0 {
-			p99 = h.Quantile(0.99)
-		}
-		if p99 != s.P99[k] {
+		if p99 := IntervalP99(h); p99 != s.P99[k] {
 			return fmt.Errorf("latency series interval %d: p99 %d in the file, %d from its histogram", k, s.P99[k], p99)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 
 	"ioswarm/chart"
@@ -34,7 +35,7 @@ func (d *Document) Charts(ss []*study.Sweep) error {
 		sec := &d.Sections[i]
 		var b bytes.Buffer
 		lb := chart.Labels{Title: fmt.Sprintf("Figure %d: %s", i+1, sec.Name), Phases: sec.Phases}
-		if err := chart.SVG(&b, ss, chartSize, lb); err != nil {
+		if err := chart.SVG(&b, drawn(ss, sec.Phases), chartSize, lb); err != nil {
 			return fmt.Errorf("report: chart of %s: %w", sec.Name, err)
 		}
 		// The SVG is this program's own drawing, its text escaped as it
@@ -42,6 +43,19 @@ func (d *Document) Charts(ss []*study.Sweep) error {
 		sec.Chart = template.HTML(inline(b.String()))
 	}
 	return nil
+}
+
+// drawn are the studies that have a phase on a section's chart: a
+// study's random section has no line on the sequential chart, and must
+// not be named in its title's configuration differences either.
+func drawn(ss []*study.Sweep, phases []string) []*study.Sweep {
+	var out []*study.Sweep
+	for _, s := range ss {
+		if slices.ContainsFunc(s.Phases(), func(p string) bool { return slices.Contains(phases, p) }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // inline makes a standalone SVG file fit inside an HTML page: the XML

@@ -17,7 +17,7 @@ func (d *Document) WriteChartFiles(ss []*study.Sweep, base string) ([]string, er
 	var out []string
 	for i, sec := range d.Sections {
 		lb := chart.Labels{Title: fmt.Sprintf("Figure %d: %s", i+1, sec.Name), Phases: sec.Phases}
-		_, png, err := chart.Write(fmt.Sprintf("%s-fig%d", base, i+1), ss, chartSize, lb)
+		_, png, err := chart.Write(fmt.Sprintf("%s-fig%d", base, i+1), drawn(ss, sec.Phases), chartSize, lb)
 		if err != nil {
 			return nil, fmt.Errorf("report: chart of %s: %w", sec.Name, err)
 		}
@@ -37,7 +37,7 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 	}
 	m.printf(".\n")
 	if len(d.Verdicts) > 0 {
-		m.printf("\n## Acceptance\n\n%s judged against `%s`.\n\n", md(d.Studies[0].Name), d.Expected)
+		m.printf("\n## Acceptance\n\n%s judged against `%s`.\n\n", md(d.Judged), d.Expected)
 		var rows [][]string
 		for _, v := range d.Verdicts {
 			rows = append(rows, []string{v.Text, v.MeasuredText(), v.VerdictText()})

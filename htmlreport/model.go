@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"ioswarm/acceptance"
+	"ioswarm/settings"
 	"ioswarm/study"
 	"ioswarm/units"
 	"ioswarm/wire"
@@ -22,6 +23,13 @@ type Options struct {
 	Expect    []acceptance.Expectation // judged against the first study
 	Generated time.Time                // when the document was made (fixed in tests)
 	Version   string                   // the ioswarm that made it
+	// Pairs, when set, are the studies to compare, by their index in the
+	// list (a study's sections with the same sections of another);
+	// otherwise the first is compared with each other.
+	Pairs [][2]int
+	// Judged, when set, is what the expectations are judged against
+	// instead of the first study (every section of a study at once).
+	Judged *study.Sweep
 }
 
 // Document is everything the report shows, worked out before anything
@@ -38,6 +46,7 @@ type Document struct {
 	// acceptance test gave (none without).
 	Verdicts []acceptance.Verdict
 	Expected string // the expectations as given
+	Judged   string // the name of what was judged: the first study, or a study's sections
 }
 
 // Study is one study's configuration, nodes, command lines and warnings.
@@ -164,15 +173,29 @@ func Build(ss []*study.Sweep, o Options) (*Document, error) {
 		d.Peaks = append(d.Peaks, peaksOf(s, names[i])...)
 	}
 	if len(o.Expect) > 0 {
-		d.Verdicts = acceptance.Judge(ss[0], o.Expect)
+		judged := ss[0]
+		d.Judged = names[0]
+		if o.Judged != nil {
+			judged, d.Judged = o.Judged, o.Judged.Name()
+		}
+		d.Verdicts = acceptance.Judge(judged, o.Expect)
 		var texts []string
 		for _, e := range o.Expect {
 			texts = append(texts, e.Text)
 		}
 		d.Expected = strings.Join(texts, ", ")
 	}
-	for i := 1; i < len(ss); i++ {
-		d.Compares = append(d.Compares, compareOf(ss[0], ss[i], names[0], names[i]))
+	pairs := o.Pairs
+	if pairs == nil {
+		for i := 1; i < len(ss); i++ {
+			pairs = append(pairs, [2]int{0, i})
+		}
+	}
+	for _, p := range pairs {
+		if p[0] < 0 || p[1] < 0 || p[0] >= len(ss) || p[1] >= len(ss) {
+			return nil, fmt.Errorf("report: no study %d to compare", max(p[0], p[1]))
+		}
+		d.Compares = append(d.Compares, compareOf(ss[p[0]], ss[p[1]], names[p[0]], names[p[1]]))
 	}
 	return d, nil
 }
@@ -191,14 +214,14 @@ func studyOf(s *study.Sweep, name string) Study {
 	}
 	engine := su.Engine
 	if engine == "" {
-		engine = "sync"
+		engine = settings.Sync
 	}
 	st.Config = [][2]string{
-		{"phases", strings.Join(su.Phases, ", ")},
+		{"phases", su.Phases.Join(", ")},
 		{"size held fixed", s.SizeText()},
 		{"record size", units.FormatSize(su.BlockSize)},
 		{"random op size", units.FormatSize(su.RandBlockSize)},
-		{"I/O", io + ", fsync " + onOff(su.Fsync) + ", engine " + engine},
+		{"I/O", io + ", fsync " + onOff(su.Fsync) + ", engine " + engine.String()},
 		{"iterations per point", strconv.Itoa(su.Iterations)},
 		{"directory", su.Dir},
 		{"nodes", strconv.Itoa(s.Hosts())},

@@ -13,7 +13,8 @@
 // parts of that source each function mirrors and where the numbers must
 // differ. No IOzone code is copied.
 //
-// The package may import only the standard library, ioswarm/result,
-// ioswarm/units and ioswarm/internal/usage (to quote the values its errors
-// echo), so the command that wires it in stays a thin layer.
+// The package may import only the standard library, ioswarm/figures (the
+// one expression for a rate), ioswarm/result, ioswarm/units and
+// ioswarm/internal/usage (to quote the values its errors echo), so the
+// command that wires it in stays a thin layer.
 package iozone

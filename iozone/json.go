@@ -22,6 +22,11 @@ type Result struct {
 	RecordKB      int64       `json:"record_kb"`
 	Runs          []RunResult `json:"runs"`
 	ExcelRows     []ExcelRow  `json:"excel_rows"` // -R's rows, whether or not -R was given
+	// CPULines says -+u was given (stdout has IOzone's CPU lines);
+	// CPURows are the rows of -R's CPU table (CPURows), and every test
+	// and child has its CPU figures, whether or not -+u was given.
+	CPULines bool       `json:"cpu_lines"`
+	CPURows  []ExcelRow `json:"cpu_rows"`
 }
 
 // RunResult is one thread count: IOzone's lines for each test it ran and
@@ -47,6 +52,7 @@ type TestResult struct {
 	Avg         float64       `json:"avg_throughput"`
 	MinXfer     float64       `json:"min_xfer"`
 	Child       []ChildResult `json:"child"` // the -C lines, in child order
+	CPU         CPUUse        `json:"cpu"`   // the -+u line (seconds, percent)
 
 	// ioswarm's own figures: bytes/s and operations/s over the global window.
 	Bandwidth float64 `json:"ioswarm_bandwidth"`
@@ -59,6 +65,7 @@ type TestResult struct {
 type ChildResult struct {
 	Xfer       float64 `json:"xfer"`
 	Throughput float64 `json:"throughput"`
+	CPU        CPUUse  `json:"cpu"` // -+u's wall, cpu and % on the -C line
 }
 
 // NewResult gathers the IOzone lines of every job of cmd.
@@ -91,15 +98,19 @@ func NewResult(cmd Command, commandLine string, jobs []*result.Job) (*Result, er
 		return nil, err
 	}
 	r.ExcelRows = rows
+	r.CPULines = cmd.CPUUtil
+	if r.CPURows, err = CPURows(jobs, cmd); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
 func testResult(l Report, iteration int) TestResult {
 	t := TestResult{Test: l.Label, Row: l.Row, Phase: l.Phase, Iteration: iteration, Children: l.Children,
 		ChildrenSee: l.ChildrenSee, ParentSees: l.ParentSees, Min: l.Min, Max: l.Max, Avg: l.Avg, MinXfer: l.MinXfer,
-		Child: []ChildResult{}, Bandwidth: l.Bandwidth, IOPS: l.IOPS, Note: l.Explanation(), CacheNote: l.CacheNote}
+		Child: []ChildResult{}, CPU: l.CPU, Bandwidth: l.Bandwidth, IOPS: l.IOPS, Note: l.Explanation(), CacheNote: l.CacheNote}
 	for _, c := range l.Child {
-		t.Child = append(t.Child, ChildResult{Xfer: c.Xfer, Throughput: c.Throughput})
+		t.Child = append(t.Child, ChildResult{Xfer: c.Xfer, Throughput: c.Throughput, CPU: c.CPU})
 	}
 	return t
 }

@@ -1,6 +1,9 @@
 package iozone
 
-import "ioswarm/result"
+import (
+	"ioswarm/figures"
+	"ioswarm/result"
+)
 
 // liveStop says whether the phase ran under the live first-done stop:
 // every record then holds the end of the thread's own time under it.
@@ -23,6 +26,6 @@ func liveChild(th *result.Thread, opsPerSec bool) Child {
 	if opsPerSec {
 		c.Xfer = float64(th.StonewallOps)
 	}
-	c.Throughput = perSecond(c.Xfer, th.StonewallEndNS-th.StartNS)
+	c.Throughput = figures.PerSecond(c.Xfer, th.StonewallEndNS-th.StartNS)
 	return c
 }

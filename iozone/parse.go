@@ -41,6 +41,7 @@ type Command struct {
 	NoStonewall    bool   // -x: stonewalling off
 	PerChild       bool   // -C: one line per child
 	Excel          bool   // -R: the Excel-style table on stdout
+	CPUUtil        bool   // -+u: CPU utilisation lines, and a CPU table with -R
 	PosixThreads   bool   // -T: POSIX threads instead of processes
 	Files          []string
 	Help           bool // -h: print help and do nothing else
@@ -328,6 +329,9 @@ func (p *parser) plus(rest string, attached bool) error {
 	case 'n':
 		p.cmd.NoRetest = true
 		p.cmd.Settings = append(p.cmd.Settings, "No retest option selected")
+	case 'u':
+		p.cmd.CPUUtil = true
+		p.cmd.Settings = append(p.cmd.Settings, cpuResolutionSetting, "CPU utilization Excel chart enabled")
 	case 'm':
 		if p.i >= len(p.args) {
 			return &OptionError{Option: "-+m", Msg: "-+m takes an operand. ( filename )"}

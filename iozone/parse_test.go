@@ -94,6 +94,10 @@ func TestParseValid(t *testing.T) {
 		{"-t 2 -F a -b -i0", func(c Command) bool { return reflect.DeepEqual(c.Files, []string{"a", "-b"}) }}, // names are taken as words
 		{"-i0 -t1 -+m hosts -+n", func(c Command) bool { return c.ClientFile == "hosts" && c.NoRetest }},
 		{"-i0 -t1 -c+n", func(c Command) bool { return c.Close && c.NoRetest }},
+		{"-i0 -t1 -+n -+u -R", func(c Command) bool { // -+u's two lines where it came, among the others
+			return c.CPUUtil && reflect.DeepEqual(c.Settings, []string{"No retest option selected",
+				"CPU utilization Resolution = 0.000 seconds.", "CPU utilization Excel chart enabled", "Excel chart generation enabled"})
+		}},
 		{"-i0 -t1 -R -h -q", func(c Command) bool { return c.Help }}, // -h stops parsing, as IOzone exits there
 		{"-i0 -t1 --", func(c Command) bool { return true }},
 	}
@@ -130,7 +134,7 @@ func TestParseInvalid(t *testing.T) {
 		{"-i0 -t 1 -Rb out.xls", "iozone option -b: not supported"},
 		{"-i0 -t 1 -+m", "iozone option -+m: -+m takes an operand. ( filename )"},
 		{"-i0 -t 1 -+mhosts", "iozone option -+mhosts: IOzone reads only the letter after -+"},
-		{"-i0 -t 1 -+u", "iozone option -+u: not supported (CPU utilisation is not measured"},
+		{"-i0 -t 1 -+uR", "iozone option -+uR: IOzone reads only the letter after -+"},
 		{"-i0 -t 1 -s", "iozone option -s: needs a value"},
 		{"-i0 -t 1 /tmp", `iozone option "/tmp": not an option (IOzone would ignore it silently)`},
 		{"-i0 -t 1 -%", "iozone option -%: not an IOzone option"},

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"ioswarm/figures"
 	"ioswarm/result"
 )
 
@@ -16,6 +17,7 @@ type Child struct {
 	Xfer       float64 // kB (1024 bytes), or operations with -O
 	Throughput float64 // Xfer per second of the child's own time
 	Stopped    bool    // stonewalled: Xfer counts only what was done by the first child's end
+	CPU        CPUUse  // -+u: the child's wall and CPU time (childCPU)
 }
 
 // Report holds IOzone's lines for one phase, computed from ioswarm's
@@ -34,6 +36,7 @@ type Report struct {
 	Avg         float64 // ChildrenSee / Children
 	MinXfer     float64 // least Xfer of any child
 	Child       []Child // in thread order
+	CPU         CPUUse  // -+u: Σ the children's CPU time over the longest wall time (testCPU)
 
 	// ioswarm's own figures over the global window (latest end − earliest
 	// start): Bandwidth in bytes/s, IOPS in operations/s.
@@ -87,6 +90,7 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 		if live {
 			c = liveChild(&threads[i], opsPerSec)
 		}
+		c.CPU = childCPU(&threads[i])
 		r.Child = append(r.Child, c)
 		r.ChildrenSee += c.Throughput
 		xfers += c.Xfer
@@ -96,6 +100,7 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 		r.Min, r.Max, r.MinXfer = min(r.Min, c.Throughput), max(r.Max, c.Throughput), min(r.MinXfer, c.Xfer)
 	}
 	r.Avg = r.ChildrenSee / float64(len(threads))
+	r.CPU = testCPU(r.Child)
 	parentEnd := w.lastEnd
 	switch {
 	case live:
@@ -103,9 +108,9 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 	case stonewall && t.reads:
 		parentEnd = w.firstDone
 	}
-	r.ParentSees = perSecond(xfers, parentEnd-w.firstStart)
-	r.Bandwidth = perSecond(float64(w.bytes), w.lastEnd-w.firstStart)
-	r.IOPS = perSecond(float64(w.ops), w.lastEnd-w.firstStart)
+	r.ParentSees = figures.PerSecond(xfers, parentEnd-w.firstStart)
+	r.Bandwidth = figures.Rate(w.bytes, w.lastEnd-w.firstStart)
+	r.IOPS = figures.Rate(w.ops, w.lastEnd-w.firstStart)
 	return r, nil
 }
 
@@ -145,18 +150,8 @@ func child(th *result.Thread, firstDone int64, stonewall, opsPerSec bool) Child 
 	if opsPerSec {
 		c.Xfer = ops
 	}
-	c.Throughput = perSecond(c.Xfer, end-th.StartNS)
+	c.Throughput = figures.PerSecond(c.Xfer, end-th.StartNS)
 	return c
-}
-
-// perSecond is v per second over ns nanoseconds, 0 for an empty interval
-// (a child that started after the first one had finished did nothing
-// before the stonewall).
-func perSecond(v float64, ns int64) float64 {
-	if ns <= 0 {
-		return 0
-	}
-	return v * 1e9 / float64(ns)
 }
 
 // sortedThreads checks the records and returns them in thread order.

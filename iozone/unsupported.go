@@ -37,7 +37,6 @@ var hints = map[string]string{
 	"-d":  "no equivalent: ioswarm releases every thread at one moment",
 	"-P":  "no equivalent: ioswarm does not bind threads to CPUs",
 	"-v":  "see ioswarm version",
-	"-+u": "CPU utilisation is not measured by ioswarm yet; the JSON result (--output) has every thread's times",
 	"-+d": "see --verify",
 	"-+p": "mixed workloads have no ioswarm equivalent",
 	"-+B": "mixed workloads have no ioswarm equivalent",

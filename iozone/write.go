@@ -2,7 +2,6 @@ package iozone
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -33,6 +32,7 @@ type Style struct {
 	Threads     bool
 	PerChild    bool
 	Distributed bool
+	CPU         bool // -+u: the CPU line, and wall, CPU and % on the -C lines
 }
 
 // port is IOzone's word for a child.
@@ -45,7 +45,7 @@ func (s Style) port() string {
 
 // styleOf is how cmd's report looks.
 func styleOf(cmd Command) Style {
-	return Style{Threads: cmd.PosixThreads, PerChild: cmd.PerChild, Distributed: cmd.Distributed()}
+	return Style{Threads: cmd.PosixThreads, PerChild: cmd.PerChild, Distributed: cmd.Distributed(), CPU: cmd.CPUUtil}
 }
 
 // Write prints r's lines as IOzone prints a test in throughput mode (tabs
@@ -63,8 +63,15 @@ func (r Report) Write(w io.Writer, s Style) error {
 	fmt.Fprintf(b, "\tMax throughput per %s \t\t\t= %10.2f %s/sec\n", s.port(), r.Max, r.Unit)
 	fmt.Fprintf(b, "\tAvg throughput per %s \t\t\t= %10.2f %s/sec\n", s.port(), r.Avg, r.Unit)
 	fmt.Fprintf(b, "\tMin xfer \t\t\t\t\t= %10.2f %s\n", r.MinXfer, r.Unit)
+	if s.CPU {
+		r.writeCPULine(b)
+	}
 	if s.PerChild {
 		for i, c := range r.Child {
+			if s.CPU {
+				r.writeChildCPU(b, i, c)
+				continue
+			}
 			fmt.Fprintf(b, "\tChild[%d] xfer count = %10.2f %s, Throughput = %10.2f %s/sec\n", i, c.Xfer, r.Unit, c.Throughput, r.Unit)
 		}
 	}
@@ -200,7 +207,13 @@ func WriteExcel(w io.Writer, jobs []*result.Job, cmd Command) error {
 		}
 		b.WriteString("\n\n")
 	}
-	return b.Flush()
+	if err := b.Flush(); err != nil {
+		return err
+	}
+	if cmd.CPUUtil {
+		return writeCPUTable(w, jobs, cmd, rec>>10)
+	}
+	return nil
 }
 
 // ExcelRow is one row of IOzone's -R table: its label and one Children
@@ -218,25 +231,33 @@ type ExcelRow struct {
 // on these rows being there.
 func ExcelRows(jobs []*result.Job, cmd Command) ([]ExcelRow, error) {
 	var rows []ExcelRow
-	add := func(label, phase string) error {
-		values, err := rowValues(jobs, phase, cmd)
-		rows = append(rows, ExcelRow{Test: label, Values: values})
-		return err
+	for _, slot := range excelSlots(cmd) {
+		values, err := rowValues(jobs, slot.phase, cmd)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, ExcelRow{Test: slot.label, Values: values})
 	}
-	var err error
-	switch {
-	case cmd.selects(0):
-		err = errors.Join(add("Initial write", "write"), add("Rewrite", "rewrite"))
-	default:
-		err = errors.Join(add("Initial write", ""), add("", ""))
+	return rows, nil
+}
+
+// excelSlot is one row of IOzone's -R table: its label and the phase
+// whose figure it holds ("": always 0).
+type excelSlot struct{ label, phase string }
+
+// excelSlots are the -R table's rows for cmd, in order (see ExcelRows).
+func excelSlots(cmd Command) []excelSlot {
+	slots := []excelSlot{{"Initial write", ""}, {"", ""}}
+	if cmd.selects(0) {
+		slots = []excelSlot{{"Initial write", "write"}, {"Rewrite", "rewrite"}}
 	}
 	if cmd.selects(1) {
-		err = errors.Join(err, add("Read", "read"), add("Re-read", "reread"))
+		slots = append(slots, excelSlot{"Read", "read"}, excelSlot{"Re-read", "reread"})
 	}
 	if cmd.selects(2) {
-		err = errors.Join(err, add("Random read", "randread"), add("Random write", "randwrite"))
+		slots = append(slots, excelSlot{"Random read", "randread"}, excelSlot{"Random write", "randwrite"})
 	}
-	return rows, err
+	return slots
 }
 
 // rowValues is one -R row: Children see of phase in each job (the first
@@ -244,19 +265,28 @@ func ExcelRows(jobs []*result.Job, cmd Command) ([]ExcelRow, error) {
 func rowValues(jobs []*result.Job, phase string, cmd Command) ([]float64, error) {
 	values := make([]float64, len(jobs))
 	for i, job := range jobs {
-		for k := range job.Phases {
-			if phase == "" || job.Phases[k].Name != phase {
-				continue
-			}
-			r, err := Lines(&job.Phases[k], !cmd.NoStonewall, cmd.OpsPerSec)
-			if err != nil {
-				return nil, err
-			}
+		r, ok, err := firstReport(job, phase, cmd)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			values[i] = r.ChildrenSee
-			break
 		}
 	}
 	return values, nil
+}
+
+// firstReport is IOzone's lines for the first iteration of phase in job;
+// false when the job did not run it (or phase is "").
+func firstReport(job *result.Job, phase string, cmd Command) (Report, bool, error) {
+	for k := range job.Phases {
+		if phase == "" || job.Phases[k].Name != phase {
+			continue
+		}
+		r, err := Lines(&job.Phases[k], !cmd.NoStonewall, cmd.OpsPerSec)
+		return r, err == nil, err
+	}
+	return Report{}, false, nil
 }
 
 // WriteAll prints what IOzone prints after its header for jobs, one per

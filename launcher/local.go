@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // Local runs ranks as child processes re-executing this binary.
@@ -30,15 +32,15 @@ func (l *Local) Prepare(ctx context.Context, targets []Target) ([]string, error)
 
 // Start implements Launcher.
 func (l *Local) Start(ctx context.Context, t Target, args []string, stdin []byte) (Proc, error) {
-	cmd := exec.Command(l.Binary, append([]string{"rank"}, args...)...)
+	cmd := exec.Command(l.Binary, append([]string{rankproto.Subcommand}, args...)...)
 	in, errOut, err := startChild(cmd)
 	if err != nil {
 		return nil, fmt.Errorf("host %s rank %d: %w", t.Host, t.Rank, err)
 	}
-	p := &localProc{procEnd: newProcEnd(), cmd: cmd, in: in, grace: l.Grace}
+	p := &localProc{ProcEnd: NewProcEnd(), cmd: cmd, in: in, grace: l.Grace}
 	go func() {
 		l.Log.Forward(errOut, t.Host, t.Rank)
-		p.finish(cmd.Wait())
+		p.Finish(cmd.Wait())
 	}()
 	if _, err := in.Write(stdin); err != nil {
 		p.Stop()
@@ -65,7 +67,7 @@ func (l *Local) Close() error {
 	procs := l.procs
 	l.procs = nil
 	l.mu.Unlock()
-	stopAll(procs)
+	StopAll(procs)
 	return nil
 }
 
@@ -91,7 +93,7 @@ func startChild(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, error) {
 }
 
 type localProc struct {
-	procEnd
+	ProcEnd
 	cmd   *exec.Cmd
 	in    io.Closer
 	grace time.Duration
@@ -102,7 +104,7 @@ type localProc struct {
 // end and cleans up), then sends SIGTERM, then SIGKILL after the grace.
 func (p *localProc) Stop() {
 	p.once.Do(func() {
-		p.stopChild(p.in, p.cmd.Process, graceOr(p.grace), func() { _ = p.cmd.Process.Kill() })
+		p.stopChild(p.in, p.cmd.Process, GraceOr(p.grace), func() { _ = p.cmd.Process.Kill() })
 	})
 	<-p.done
 }

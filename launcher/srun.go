@@ -188,7 +188,7 @@ func (l *Srun) Close() error {
 	procs, bcast, guard, placed := l.procs, l.bcast, l.guardProc, l.prepared
 	l.procs, l.bcast, l.guardProc, l.closed = nil, "", nil, true
 	l.mu.Unlock()
-	stopAll(procs)
+	StopAll(procs)
 	// Every node's guard removes the copy as it ends; when Close comes in
 	// the middle of Prepare, sbcast may still write after that.
 	if cleared := unguard(guard); bcast == "" || (cleared && placed) {

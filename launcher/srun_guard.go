@@ -61,14 +61,14 @@ func (l *Srun) startGuard(ctx context.Context, nodes []string, file string) (*sr
 	if err != nil {
 		return nil, "", err
 	}
-	p := &srunProc{procEnd: newProcEnd(), cmd: cmd, in: in, grace: l.grace()}
+	p := &srunProc{ProcEnd: NewProcEnd(), cmd: cmd, in: in, grace: l.grace()}
 	ready := make(chan struct{})
 	go countReady(out, len(nodes), ready)
 	var last lastLines
 	var named nodeLines // a multi-node step's other tasks print after it
 	go func() {
 		_, _ = io.Copy(io.MultiWriter(&last, &named), errOut)
-		p.finish(stepError("srun", cmd.Wait(), last.String()))
+		p.Finish(stepError("srun", cmd.Wait(), last.String()))
 	}()
 	timer := time.NewTimer(guardReadyWithin)
 	defer timer.Stop()

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"ioswarm/internal/testio"
 	"ioswarm/mounts"
 )
 
@@ -35,7 +36,7 @@ func preparedCopy(t *testing.T, f *fakeSlurm, l *Srun) string {
 // without one alike, though the coordinator is never heard from again.
 func TestSrunGuardRemovesTheCopyOnSIGTERM(t *testing.T) {
 	f := newFakeSlurm(t, "")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := sbcastSrun(t, f, &log, "n1", "n2", "n3")
 	copyPath := preparedCopy(t, f, l)
 	l.mu.Lock()
@@ -49,7 +50,7 @@ func TestSrunGuardRemovesTheCopyOnSIGTERM(t *testing.T) {
 	if err := syscall.Kill(-guard.cmd.Process.Pid, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the guard to end", func() bool { return guard.wait(0) })
+	waitFor(t, "the guard to end", func() bool { return guard.Wait(0) })
 	if _, err := os.Stat(copyPath); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the copy survives SIGTERM to its guard (stat: %v)", err)
 	}
@@ -59,7 +60,7 @@ func TestSrunGuardRemovesTheCopyOnSIGTERM(t *testing.T) {
 // still removes the copy with a step of its own.
 func TestSrunWithoutAGuardCloseStillRemovesTheCopy(t *testing.T) {
 	f := newFakeSlurm(t, "")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := sbcastSrun(t, f, &log, "n1", "n2")
 	f.fail(t, f.tools.Srun, "srun: error: Unable to create step for job 42: Job/step already completing or completed\n")
 	copyPath := preparedCopy(t, f, l)
@@ -86,7 +87,7 @@ func TestSrunWithoutAGuardCloseStillRemovesTheCopy(t *testing.T) {
 // node, without waiting for sbcast to fail there too.
 func TestSrunGuardFailureOnANodeFailsThePlacement(t *testing.T) {
 	f := newFakeSlurm(t, "")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := sbcastSrun(t, f, &log, "n1", "n2", "n3")
 	if fs := mounts.FSType(f.dir); sharedFS(fs) {
 		t.Skipf("the temporary directory is on %s, which counts as shared", fs)

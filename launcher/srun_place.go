@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/hostlist"
 	"ioswarm/mounts"
+	"ioswarm/rankproto"
 	"ioswarm/selfbin"
 )
 
@@ -30,7 +31,7 @@ func (l *Srun) place(ctx context.Context, targets []Target) (string, error) {
 		l.Log.Printf("srun: ranks run %s in place (a %s filesystem, seen by every node)\n", l.Binary, fs)
 		return l.Binary, nil
 	}
-	hash, err := binaryHash(l.Binary, l.BinaryHash)
+	hash, err := BinaryHash(l.Binary, l.BinaryHash)
 	if err != nil {
 		return "", err
 	}
@@ -110,9 +111,9 @@ func (l *Srun) unplace(ctx context.Context, file string) error {
 	return nil
 }
 
-// binaryHash is known, the hash the caller found for the binary at path,
+// BinaryHash is known, the hash the caller found for the binary at path,
 // or when it gave none the file's own.
-func binaryHash(path, known string) (string, error) {
+func BinaryHash(path, known string) (string, error) {
 	if known != "" {
 		return known, nil
 	}
@@ -148,5 +149,5 @@ func (l *Srun) copyArgs(exe string) []string {
 	if l.bcast == "" || exe != l.bcast {
 		return nil
 	}
-	return []string{"--bcast-copy", exe}
+	return []string{"--" + rankproto.FlagBcastCopy, exe}
 }

@@ -3,6 +3,7 @@ package launcher
 import (
 	"context"
 	"errors"
+	"ioswarm/internal/testio"
 	"ioswarm/mounts"
 	"net"
 	"os"
@@ -65,7 +66,7 @@ func TestAllocationFromEnv(t *testing.T) {
 
 // sbcastSrun is a launcher on the fake tools whose binary (a script in a
 // temporary directory, not a shared filesystem) must be copied.
-func sbcastSrun(t *testing.T, f *fakeSlurm, log *lockedBuffer, nodes ...string) *Srun {
+func sbcastSrun(t *testing.T, f *fakeSlurm, log *testio.LockedBuffer, nodes ...string) *Srun {
 	t.Helper()
 	bin := filepath.Join(f.dir, "ioswarm")
 	writeExec(t, bin, "#!/bin/sh\necho \"copy ran: $*\"\n")
@@ -77,7 +78,7 @@ func sbcastSrun(t *testing.T, f *fakeSlurm, log *lockedBuffer, nodes ...string) 
 
 func TestSrunPrepareBroadcastsRunsTheCopyAndCloseRemovesIt(t *testing.T) {
 	f := newFakeSlurm(t, "NodeName=n1 NodeAddr=127.0.0.1 State=IDLE\nNodeName=n2 NodeAddr=127.0.0.1 State=IDLE\n")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := sbcastSrun(t, f, &log, "n1", "n2")
 	if fs := mounts.FSType(f.dir); sharedFS(fs) {
 		t.Skipf("the temporary directory is on %s, which counts as shared: no copy would be made", fs)
@@ -122,7 +123,7 @@ func TestSrunPrepareBroadcastsRunsTheCopyAndCloseRemovesIt(t *testing.T) {
 
 func TestSrunBroadcastFailureNamesTheNode(t *testing.T) {
 	f := newFakeSlurm(t, "")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := sbcastSrun(t, f, &log, "n1", "n2", "n3")
 	if fs := mounts.FSType(f.dir); sharedFS(fs) {
 		t.Skipf("the temporary directory is on %s, which counts as shared", fs)
@@ -152,7 +153,7 @@ func TestSrunBroadcastFailureNamesTheNode(t *testing.T) {
 
 func TestSrunRemoteBinAndTargetExeSkipTheCopy(t *testing.T) {
 	f := newFakeSlurm(t, "")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := sbcastSrun(t, f, &log, "n1", "n2")
 	l.RemoteBin = "/opt/ioswarm/bin/ioswarm"
 	l.Advertise = "10.9.9.9"
@@ -188,7 +189,7 @@ func offlineResolver() *net.Resolver {
 func TestSrunAddressesResolveNamesWhenScontrolFails(t *testing.T) {
 	f := newFakeSlurm(t, "")
 	writeExec(t, f.tools.Scontrol, "#!/bin/sh\necho 'slurm_load_node error: Unable to contact slurm controller' >&2\nexit 1\n")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := &Srun{Alloc: Allocation{JobID: "1"}, Tools: f.tools, Log: NewLineWriter(&log), resolver: offlineResolver()}
 	addrs, err := l.addresses(context.Background(), []Target{{Host: "localhost"}, {Rank: 1, Host: "127.0.0.1"}})
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"ioswarm/rankproto"
 )
 
 // Start implements Launcher: `srun ... <binary> rank args...` on t's node,
@@ -26,11 +28,11 @@ func (l *Srun) Start(ctx context.Context, t Target, args []string, stdin []byte)
 	if err != nil {
 		return nil, err
 	}
-	p, err := l.startStep(t, append(append([]string{exe, "rank"}, args...), l.copyArgs(exe)...))
+	p, err := l.startStep(t, append(append([]string{exe, rankproto.Subcommand}, args...), l.copyArgs(exe)...))
 	if err != nil {
 		return nil, fmt.Errorf("host %s rank %d: %w", t.Host, t.Rank, err)
 	}
-	if _, err := p.in.Write(stdin); err != nil && !p.wait(p.grace) {
+	if _, err := p.in.Write(stdin); err != nil && !p.Wait(p.grace) {
 		// A write fails when srun has closed its input, which it does
 		// when it exits: the step's own error then says more, through
 		// the Proc. Anything else is a failure to start.
@@ -59,7 +61,7 @@ func (l *Srun) startStep(t Target, command []string) (*srunProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &srunProc{procEnd: newProcEnd(), cmd: cmd, in: in, grace: l.grace()}
+	p := &srunProc{ProcEnd: NewProcEnd(), cmd: cmd, in: in, grace: l.grace()}
 	go func() {
 		var last lastLines
 		l.Log.Forward(io.TeeReader(errOut, &last), t.Host, t.Rank)
@@ -67,7 +69,7 @@ func (l *Srun) startStep(t Target, command []string) (*srunProc, error) {
 		if err != nil && slices.Contains(failedNodes(last.String()), t.Host) {
 			l.markDown(t.Host, "srun could not launch a task there")
 		}
-		p.finish(err)
+		p.Finish(err)
 	}()
 	return p, nil
 }
@@ -195,7 +197,7 @@ func (w *lastLines) String() string {
 
 // srunProc is one rank's srun step.
 type srunProc struct {
-	procEnd
+	ProcEnd
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	grace time.Duration

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 // A streamed step answers each line as it comes (an echo loop here), with
@@ -17,7 +19,7 @@ func TestSrunStreamAnswersLineByLine(t *testing.T) {
 	f := newFakeSlurm(t, "")
 	exe := filepath.Join(f.dir, "echo.sh")
 	writeExec(t, exe, "#!/bin/sh\necho \"ready $*\"\nwhile read -r l; do echo \"got $l\"; done\necho \"last words\" >&2\nexit 4\n")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := testSrun(t, f, exe, &log, "n1")
 	s, err := l.Stream(context.Background(), Target{Host: "n1"}, []string{"hosts", "probe"})
 	if err != nil {
@@ -52,7 +54,7 @@ func TestSrunStreamCloseDrainsOutput(t *testing.T) {
 	f := newFakeSlurm(t, "")
 	exe := filepath.Join(f.dir, "chatty.sh")
 	writeExec(t, exe, "#!/bin/sh\ni=0; while [ $i -lt 20000 ]; do echo \"line $i of noise\"; i=$((i+1)); done\n")
-	l := testSrun(t, f, exe, &lockedBuffer{}, "n1")
+	l := testSrun(t, f, exe, &testio.LockedBuffer{}, "n1")
 	s, err := l.Stream(context.Background(), Target{Host: "n1"}, []string{"x"})
 	if err != nil {
 		t.Fatal(err)

@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 // fakeSlurm is a set of stand-ins for srun, sbcast and scontrol: shell
@@ -89,24 +90,6 @@ func writeExec(t *testing.T, path, text string) {
 	}
 }
 
-// lockedBuffer collects log output that a test reads while ranks write.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *lockedBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *lockedBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitFor polls cond until it holds, failing the test after a generous
 // bound (this is not a timing test; the bound only catches a hang).
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -122,7 +105,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 // testSrun is a launcher on the fake tools, prepared with --remote-bin set
 // to exe so that no copy is made.
-func testSrun(t *testing.T, f *fakeSlurm, exe string, log *lockedBuffer, nodes ...string) *Srun {
+func testSrun(t *testing.T, f *fakeSlurm, exe string, log *testio.LockedBuffer, nodes ...string) *Srun {
 	t.Helper()
 	l := &Srun{Binary: exe, RemoteBin: exe, Advertise: "127.0.0.1", Alloc: Allocation{JobID: "42", Nodes: nodes},
 		Tools: f.tools, Log: NewLineWriter(log), Grace: 600 * time.Millisecond}
@@ -146,7 +129,7 @@ func TestSrunStartPassesSecretAndClosedInputEndsTheRank(t *testing.T) {
 	f := newFakeSlurm(t, "")
 	exe := filepath.Join(f.dir, "rank.sh")
 	writeExec(t, exe, rankScript)
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := testSrun(t, f, exe, &log, "n1", "n2")
 	p, err := l.Start(context.Background(), Target{Rank: 1, Host: "n2"}, []string{"--rank", "1"}, []byte("s3cret\n"))
 	if err != nil {
@@ -179,7 +162,7 @@ func TestSrunStopSignalsThenKills(t *testing.T) {
 	exe := filepath.Join(f.dir, "stubborn.sh")
 	// Ignores the end of its input and SIGTERM: only SIGKILL ends it.
 	writeExec(t, exe, "#!/bin/sh\ntrap '' TERM\necho started >&2\nwhile :; do sleep 0.05; done\n")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := testSrun(t, f, exe, &log, "n1")
 	p, err := l.Start(context.Background(), Target{Rank: 0, Host: "n1"}, nil, []byte("x\n"))
 	if err != nil {
@@ -202,7 +185,7 @@ func TestSrunLaunchFailureNamesNodeAndMarksItDown(t *testing.T) {
 	f := newFakeSlurm(t, "")
 	exe := filepath.Join(f.dir, "rank.sh")
 	writeExec(t, exe, rankScript)
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := testSrun(t, f, exe, &log, "n1", "n3")
 	f.fail(t, f.tools.Srun, "srun: error: Task launch for StepId=5.2 failed on node n3: Communication connection failure\n"+
 		"srun: error: Application launch failed: Communication connection failure\n")
@@ -236,7 +219,7 @@ func TestSrunExecReturnsOutputOrTheTasksLastWords(t *testing.T) {
 	f := newFakeSlurm(t, "")
 	exe := filepath.Join(f.dir, "tool.sh")
 	writeExec(t, exe, "#!/bin/sh\nif [ \"$1\" = bad ]; then echo noise >&2; echo \"cannot remove /x: busy\" >&2; exit 3; fi\necho \"out: $*\"\n")
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := testSrun(t, f, exe, &log, "n1")
 	out, err := l.Exec(context.Background(), Target{Host: "n1"}, []string{"good", "--dir", "/d"})
 	if err != nil || string(out) != "out: good --dir /d\n" {
@@ -253,7 +236,7 @@ func TestSrunCloseStopsRanksStillRunning(t *testing.T) {
 	f := newFakeSlurm(t, "")
 	exe := filepath.Join(f.dir, "rank.sh")
 	writeExec(t, exe, rankScript)
-	var log lockedBuffer
+	var log testio.LockedBuffer
 	l := testSrun(t, f, exe, &log, "n1", "n2")
 	var procs []Proc
 	for i, n := range []string{"n1", "n2"} {

@@ -11,38 +11,39 @@ import (
 // defaultGrace is Stop's grace where a launcher is given none.
 const defaultGrace = 3 * time.Second
 
-// graceOr is grace, or defaultGrace when grace is unset.
-func graceOr(grace time.Duration) time.Duration {
+// GraceOr is grace, or defaultGrace when grace is unset.
+func GraceOr(grace time.Duration) time.Duration {
 	if grace <= 0 {
 		return defaultGrace
 	}
 	return grace
 }
 
-// procEnd is how a rank process ended, shared by every launcher's Proc:
+// ProcEnd is how a rank process ended, shared by every launcher's Proc:
 // done is closed once the process has exited, err set before that.
-type procEnd struct {
+type ProcEnd struct {
 	done chan struct{}
 	err  error
 }
 
-func newProcEnd() procEnd { return procEnd{done: make(chan struct{})} }
+// NewProcEnd is the end of a process that has not ended yet.
+func NewProcEnd() ProcEnd { return ProcEnd{done: make(chan struct{})} }
 
 // Done implements Proc.
-func (e *procEnd) Done() <-chan struct{} { return e.done }
+func (e *ProcEnd) Done() <-chan struct{} { return e.done }
 
 // Err implements Proc.
-func (e *procEnd) Err() error { <-e.done; return e.err }
+func (e *ProcEnd) Err() error { <-e.done; return e.err }
 
-// finish records how the process ended and wakes whoever waits for it;
+// Finish records how the process ended and wakes whoever waits for it;
 // it is called once, by the goroutine that waited for the process.
-func (e *procEnd) finish(err error) {
+func (e *ProcEnd) Finish(err error) {
 	e.err = err
 	close(e.done)
 }
 
-// wait reports whether the process ends within d.
-func (e *procEnd) wait(d time.Duration) bool {
+// Wait reports whether the process ends within d.
+func (e *ProcEnd) Wait(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -60,22 +61,22 @@ func (e *procEnd) wait(d time.Duration) bool {
 // then kill. kill is the caller's because what must die differs: the
 // rank alone, or srun's whole process group. It returns once the process
 // has ended.
-func (e *procEnd) stopChild(in io.Closer, proc *os.Process, grace time.Duration, kill func()) {
+func (e *ProcEnd) stopChild(in io.Closer, proc *os.Process, grace time.Duration, kill func()) {
 	in.Close()
-	if e.wait(grace / 2) {
+	if e.Wait(grace / 2) {
 		return
 	}
 	_ = proc.Signal(syscall.SIGTERM)
-	if e.wait(grace / 2) {
+	if e.Wait(grace / 2) {
 		return
 	}
 	kill()
 	<-e.done
 }
 
-// stopAll stops every process at once: each Stop may take its full grace,
+// StopAll stops every process at once: each Stop may take its full grace,
 // and one slow rank must not hold back the others' ends.
-func stopAll[P Proc](procs []P) {
+func StopAll[P Proc](procs []P) {
 	var wg sync.WaitGroup
 	for _, p := range procs {
 		wg.Add(1)

@@ -16,3 +16,9 @@ type Stream struct {
 // Close ends the command's input and waits for it to exit; the error says
 // how it ended, with the tail of its standard error.
 func (s *Stream) Close() error { return s.close() }
+
+// NewStream is the Stream of a command whose input is in and output out;
+// close ends it as Close says.
+func NewStream(in io.WriteCloser, out io.Reader, close func() error) *Stream {
+	return &Stream{In: in, Out: out, close: close}
+}

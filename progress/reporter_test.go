@@ -1,7 +1,6 @@
 package progress
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"regexp"
@@ -11,32 +10,16 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"ioswarm/internal/testio"
 )
-
-// syncBuffer is a bytes.Buffer safe for the ticker goroutine and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 const gib = int64(1 << 30)
 
 // On a terminal the line is redrawn in place (\r and erase, no newline),
 // carries percent, rate and ETA, and is erased when the phase ends.
 func TestTTYRedrawsOneLine(t *testing.T) {
-	var out syncBuffer
+	var out testio.LockedBuffer
 	r := New(&out, TTY, time.Hour)
 	r.SetPrefix("[4 threads]")
 	r.Start("write", 1, 2*gib, 0)
@@ -61,7 +44,7 @@ func TestTTYRedrawsOneLine(t *testing.T) {
 // interval with a time of day, one as it ends, and nothing else: no
 // carriage returns, no escapes, nothing after End.
 func TestPlainIntervalLinesOnly(t *testing.T) {
-	var out syncBuffer
+	var out testio.LockedBuffer
 	r := New(&out, Plain, 20*time.Millisecond)
 	r.Start("read", 2, 4*gib, 0)
 	r.Update(gib, 2*time.Second)
@@ -98,7 +81,7 @@ func TestPlainIntervalLinesOnly(t *testing.T) {
 // A phase shorter than the interval still leaves a line as it starts
 // and one as it ends in a batch log.
 func TestPlainShortPhaseLeavesLines(t *testing.T) {
-	var out syncBuffer
+	var out testio.LockedBuffer
 	r := New(&out, Plain, time.Hour)
 	r.Start("randread", 1, gib, 0)
 	r.End()
@@ -124,7 +107,7 @@ func TestETAHonoursTheStonewall(t *testing.T) {
 // A phase no rank has reported on yet is shown as starting once, not at
 // every interval; its first figures then appear as usual.
 func TestPlainStartingOnce(t *testing.T) {
-	var out syncBuffer
+	var out testio.LockedBuffer
 	r := New(&out, Plain, 10*time.Millisecond)
 	r.Start("write", 1, 4*gib, 0)
 	time.Sleep(80 * time.Millisecond) // several intervals with no update
@@ -145,7 +128,7 @@ func TestPlainStartingOnce(t *testing.T) {
 
 // Updates that arrive after End (a rank's late note) change nothing.
 func TestUpdateAfterEndIgnored(t *testing.T) {
-	var out syncBuffer
+	var out testio.LockedBuffer
 	r := New(&out, TTY, time.Hour)
 	r.Start("write", 1, gib, 0)
 	r.End()
@@ -157,10 +140,10 @@ func TestUpdateAfterEndIgnored(t *testing.T) {
 }
 
 func TestModes(t *testing.T) {
-	if r := New(&syncBuffer{}, Off, time.Second); r != nil {
+	if r := New(&testio.LockedBuffer{}, Off, time.Second); r != nil {
 		t.Error("Off must give no reporter")
 	}
-	if r := New(&syncBuffer{}, Auto, time.Second); r == nil || r.tty {
+	if r := New(&testio.LockedBuffer{}, Auto, time.Second); r == nil || r.tty {
 		t.Error("Auto on a buffer must be plain")
 	}
 	for _, bad := range []string{"", "TTY", "yes"} {
@@ -198,7 +181,7 @@ func TestAutoDetectsTerminal(t *testing.T) {
 // A log line on a terminal erases the progress line, and the progress
 // line comes back under it.
 func TestLogLinesDoNotCollide(t *testing.T) {
-	var out syncBuffer
+	var out testio.LockedBuffer
 	r := New(&out, TTY, time.Hour)
 	log := r.Writer(&out)
 	fmt.Fprintf(log, "before any phase\n")
@@ -216,7 +199,7 @@ func TestLogLinesDoNotCollide(t *testing.T) {
 // goroutines.
 func TestConcurrentUse(t *testing.T) {
 	for _, mode := range []Mode{TTY, Plain} {
-		var out syncBuffer
+		var out testio.LockedBuffer
 		r := New(&out, mode, time.Millisecond)
 		log := r.Writer(&out)
 		var wg sync.WaitGroup

@@ -5,7 +5,8 @@
 // A rank never decides anything about the job: every step is a request from
 // the coordinator, answered once, in the messages package wire defines. It
 // may import barrier (the transport), clientcache, clock, histogram,
-// internal/usage, mounts, nodefacts, result, units, uring and wire, never
+// internal/usage, mounts, nodefacts, result, settings, units, uring and
+// wire, never
 // launcher or the coordinator
 // (internal/importrules checks it).
 package rank

@@ -1,6 +1,6 @@
 package rank
 
-import "ioswarm/wire"
+import "ioswarm/settings"
 
 // fileMap places a thread's data in the file it uses. Every thread moves
 // seg bytes, which it addresses as logical offsets 0..seg; the map says
@@ -17,8 +17,8 @@ import "ioswarm/wire"
 // logical offsets 0..threads·seg are file offsets, and owner still says
 // whose part each lies in.
 type fileMap struct {
-	pattern string // "" (per-thread file), PatternSegment or PatternStrided
-	thread  int64  // the thread whose part this map addresses
+	pattern settings.Pattern // "" for a per-thread file
+	thread  int64            // the thread whose part this map addresses
 	threads int64
 	seg     int64 // bytes per thread
 	block   int64 // strided: the record size that is interleaved
@@ -26,7 +26,7 @@ type fileMap struct {
 }
 
 // sharedMap is thread's map in a shared file of threads parts of seg bytes.
-func sharedMap(pattern string, thread, threads int, seg, block int64) fileMap {
+func sharedMap(pattern settings.Pattern, thread, threads int, seg, block int64) fileMap {
 	return fileMap{pattern: pattern, thread: int64(thread), threads: int64(threads), seg: seg, block: block}
 }
 
@@ -60,9 +60,9 @@ func (m fileMap) at(l int64) int64 {
 	switch {
 	case m.whole:
 		return l
-	case m.pattern == wire.PatternSegment:
+	case m.pattern == settings.Segmented:
 		return m.thread*m.seg + l
-	case m.pattern == wire.PatternStrided:
+	case m.pattern == settings.Strided:
 		return (l/m.block*m.threads+m.thread)*m.block + l%m.block
 	}
 	return l
@@ -72,9 +72,9 @@ func (m fileMap) at(l int64) int64 {
 // writer puts there and a verifier expects.
 func (m fileMap) owner(off int64) uint32 {
 	switch m.pattern {
-	case wire.PatternSegment:
+	case settings.Segmented:
 		return uint32(off / m.seg)
-	case wire.PatternStrided:
+	case settings.Strided:
 		return uint32(off / m.block % m.threads)
 	}
 	return uint32(m.thread)

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/histogram"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -20,7 +21,7 @@ import (
 // cover the file, and owner names the writer of every byte.
 func TestSharedMapsPartitionTheFile(t *testing.T) {
 	const block = 4 * unitSize
-	for _, pattern := range []string{wire.PatternSegment, wire.PatternStrided} {
+	for _, pattern := range []settings.Pattern{settings.Segmented, settings.Strided} {
 		for _, threads := range []int{1, 2, 3, 5, 7} {
 			seg := int64(6 * block)
 			writer := make([]int, seg*int64(threads))
@@ -48,10 +49,10 @@ func TestSharedMapsPartitionTheFile(t *testing.T) {
 					t.Fatalf("%s, %d threads: owner(%d) = %d, written by %d", pattern, threads, b, got, th)
 				}
 			}
-			if pattern == wire.PatternSegment && threads == 3 && writer[seg] != 1 {
+			if pattern == settings.Segmented && threads == 3 && writer[seg] != 1 {
 				t.Errorf("segmented: byte %d (thread 1's first) written by %d", seg, writer[seg])
 			}
-			if pattern == wire.PatternStrided && threads == 3 && (writer[block] != 1 || writer[3*block] != 0) {
+			if pattern == settings.Strided && threads == 3 && (writer[block] != 1 || writer[3*block] != 0) {
 				t.Errorf("strided: records 1 and 3 written by %d and %d, want 1 and 0", writer[block], writer[3*block])
 			}
 		}
@@ -63,7 +64,7 @@ func TestSharedMapsPartitionTheFile(t *testing.T) {
 // a whole-file map addresses every byte once.
 func TestSharedRandomOffsetsStayInTheThreadsPart(t *testing.T) {
 	const block, rb = 8 * unitSize, 2 * unitSize
-	m := sharedMap(wire.PatternStrided, 2, 3, 4*block, block)
+	m := sharedMap(settings.Strided, 2, 3, 4*block, block)
 	g := newOffsetGen(5, 2, m.span(), rb)
 	g.m = m
 	for i := 0; i < 1000; i++ {
@@ -80,7 +81,7 @@ func TestSharedRandomOffsetsStayInTheThreadsPart(t *testing.T) {
 
 // sharedWorkers are threads workers on one shared file in a temp dir,
 // made and sized as makeShared does, with optional io_uring rings.
-func sharedWorkers(t *testing.T, pattern string, threads int, seg, block int64) []*worker {
+func sharedWorkers(t *testing.T, pattern settings.Pattern, threads int, seg, block int64) []*worker {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), wire.SharedFileName)
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
@@ -125,20 +126,20 @@ func checkShared(t *testing.T, ws []*worker) {
 // writes into another's part is caught.
 func TestSharedFileWriteReadVerify(t *testing.T) {
 	const block = 64 << 10
-	for _, engine := range []string{engineSync, engineUring} {
-		for _, pattern := range []string{wire.PatternSegment, wire.PatternStrided} {
-			t.Run(engine+"/"+pattern, func(t *testing.T) {
+	for _, engine := range []settings.Engine{settings.Sync, settings.IOUring} {
+		for _, pattern := range []settings.Pattern{settings.Segmented, settings.Strided} {
+			t.Run(engine.String()+"/"+pattern.String(), func(t *testing.T) {
 				ws := sharedWorkers(t, pattern, 3, 4*block, block)
 				params := func(name string, b int64) *phaseParams {
 					p := testParams(wire.Phase(name), b)
-					if engine == engineUring {
-						p.engine, p.depth = engineUring, 4
+					if engine == settings.IOUring {
+						p.engine, p.depth = settings.IOUring, 4
 					}
-					p.verify, p.randScope = true, wire.ScopeFile
+					p.verify, p.randScope = true, settings.ScopeFile
 					return p
 				}
 				withRing := func(w *worker, size int64) {
-					if engine == engineUring {
+					if engine == settings.IOUring {
 						uringWorker(t, w, 4, size)
 					}
 				}
@@ -195,6 +196,9 @@ func TestSharedFileWriteReadVerify(t *testing.T) {
 // A failed create names the thread and the file: a directory with room
 // for three inodes (a tmpfs with nr_inodes) fills at the third file.
 func TestMetadataCreateFailureNamesThreadAndPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uses root: skipped in -short mode")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to mount a tmpfs")
 	}
@@ -232,9 +236,9 @@ func TestMetadataCreateFailureNamesThreadAndPath(t *testing.T) {
 func TestMetadataPhasesCountAndVerify(t *testing.T) {
 	for _, shared := range []bool{false, true} {
 		dir := t.TempDir()
-		mddir := wire.MDDirPerThread
+		mddir := settings.MDDirPerThread
 		if shared {
-			mddir = wire.MDDirShared
+			mddir = settings.MDDirShared
 		}
 		s := &state{job: wire.Job{MDFiles: 50, MDSize: 3901, MDDir: mddir}, jobDir: dir, dir: openTestDir(t, dir)}
 		s.workers = []*worker{newWorker(0, "", 0, newPattern(1, 0)), newWorker(1, "", 0, newPattern(1, 1))}
@@ -293,7 +297,7 @@ func mdRel(shared bool, thread, j int) string {
 // per-thread map once named thread 0 as every unit's owner).
 func TestPerThreadVerifyOfAnotherThread(t *testing.T) {
 	const block = 64 << 10
-	for _, engine := range []string{engineSync, engineUring} {
+	for _, engine := range []settings.Engine{settings.Sync, settings.IOUring} {
 		writer := testWorker(t, 4*block)
 		writer = newWorker(3, writer.path, 4*block, newPattern(1, 3))
 		runPhaseOn(t, writer, testParams("write", block))
@@ -301,9 +305,9 @@ func TestPerThreadVerifyOfAnotherThread(t *testing.T) {
 		reader.readFrom(3, writer.path, newPattern(1, 3))
 		p := testParams("read", block)
 		p.verify = true
-		if engine == engineUring {
+		if engine == settings.IOUring {
 			uringWorker(t, reader, 4, block)
-			p.engine, p.depth = engineUring, 4
+			p.engine, p.depth = settings.IOUring, 4
 		}
 		runPhaseOn(t, reader, p)
 	}

@@ -10,6 +10,9 @@ import (
 	"ioswarm/wire"
 )
 
+// manifestPath is where a job directory holds its kept job's manifest.
+func manifestPath(jobDir string) string { return filepath.Join(jobDir, wire.ManifestName) }
+
 // writeManifest writes m into the job directory, whole or not at all: a
 // half-written manifest must not be mistaken for a kept job.
 func (s *state) writeManifest(m wire.Manifest) error {
@@ -17,7 +20,7 @@ func (s *state) writeManifest(m wire.Manifest) error {
 	if err != nil {
 		return err
 	}
-	return s.dir.writeFile(filepath.Join(s.jobDir, wire.ManifestName), append(data, '\n'))
+	return s.dir.writeFile(manifestPath(s.jobDir), append(data, '\n'))
 }
 
 // findManifest reads the manifest of job id under dir, or of the newest
@@ -29,7 +32,7 @@ func findManifest(dir, id string) (wire.Manifest, error) {
 		if err := wire.CheckJobID(id); err != nil {
 			return m, err
 		}
-		path = filepath.Join(wire.JobDir(dir, id), wire.ManifestName)
+		path = manifestPath(wire.JobDir(dir, id))
 	} else {
 		newest, err := newestKeptManifest(dir)
 		if err != nil {

@@ -1,8 +1,6 @@
 package rank
 
 import (
-	"path/filepath"
-
 	"golang.org/x/sys/unix"
 
 	"ioswarm/wire"
@@ -13,7 +11,7 @@ import (
 // picks the newest kept job by that time, and a job that only read the
 // files must not make an older kept job the newest.
 func (s *state) rewriteManifest(m wire.Manifest) error {
-	path := filepath.Join(s.jobDir, wire.ManifestName)
+	path := manifestPath(s.jobDir)
 	var st unix.Stat_t
 	had := unix.Fstatat(s.dir.fd, wire.ManifestName, &st, unix.AT_SYMLINK_NOFOLLOW) == nil
 	if err := s.writeManifest(m); err != nil || !had {

@@ -105,7 +105,7 @@ func keptCandidateIn(dir, name string) (keptCandidate, string) {
 	if st.Uid != uid {
 		return keptCandidate{}, fmt.Sprintf("%s belongs to uid %d, not to you (%d)", usage.Value(name), st.Uid, uid)
 	}
-	path := filepath.Join(jobDir, wire.ManifestName)
+	path := manifestPath(jobDir)
 	if err := unix.Lstat(path, &st); err != nil {
 		return keptCandidate{}, fmt.Sprintf("%s has no readable %s", usage.Value(name), wire.ManifestName)
 	}

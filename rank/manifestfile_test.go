@@ -64,6 +64,9 @@ func findWithin(t *testing.T, dir, id string) (wire.Manifest, error) {
 // directory, newer than the user's own kept job, is passed over: --reuse
 // latest takes the user's own job.
 func TestLatestPassesOverAnotherUsersDecoy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uses root: skipped in -short mode")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to plant a directory owned by another user")
 	}

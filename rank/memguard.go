@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"ioswarm/wire"
+	"ioswarm/settings"
 )
 
 // memGuard keeps a rank below the memory cap the resource plan gave it:
@@ -128,14 +128,11 @@ func parseStatm(data []byte) int64 {
 // armBytes is what arming phase p maps for n workers: a buffer each, and
 // with io_uring a buffer per slot of each ring.
 func armBytes(p *phaseParams, n int) int64 {
-	size := p.block
-	if p.name == wire.RandWrite && bodyWindows(p.block) {
-		size = patternPeriod
-	}
+	size := p.bufferSize()
 	page := int64(unix.Getpagesize())
 	size = (size + page - 1) / page * page
 	per := int64(1)
-	if p.engine == engineUring {
+	if p.engine == settings.IOUring {
 		per += int64(p.depth)
 	}
 	return int64(n) * per * size

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -64,10 +65,10 @@ func TestArmBytes(t *testing.T) {
 		n    int
 		want int64
 	}{
-		{phaseParams{name: wire.Write, block: 1 << 20, engine: engineSync, depth: 1}, 4, 4 << 20},
-		{phaseParams{name: wire.Read, block: 1 << 20, engine: engineUring, depth: 4}, 4, 4 * 5 << 20},
-		{phaseParams{name: wire.RandWrite, block: 4096, engine: engineSync, depth: 1}, 2, 2 * patternPeriod},
-		{phaseParams{name: wire.RandRead, block: 1000, engine: engineSync, depth: 1}, 3, 3 * 4096},
+		{phaseParams{name: wire.Write, block: 1 << 20, engine: settings.Sync, depth: 1}, 4, 4 << 20},
+		{phaseParams{name: wire.Read, block: 1 << 20, engine: settings.IOUring, depth: 4}, 4, 4 * 5 << 20},
+		{phaseParams{name: wire.RandWrite, block: 4096, engine: settings.Sync, depth: 1}, 2, 2 * patternPeriod},
+		{phaseParams{name: wire.RandRead, block: 1000, engine: settings.Sync, depth: 1}, 3, 3 * 4096},
 	}
 	for _, c := range cases {
 		if got := armBytes(&c.p, c.n); got != c.want {

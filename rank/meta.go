@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -65,7 +66,7 @@ func (s *state) setupMD() {
 }
 
 // mdShared says whether this job's metadata files share one directory.
-func (s *state) mdShared() bool { return s.job.MDDir == wire.MDDirShared }
+func (s *state) mdShared() bool { return s.job.MDDir == settings.MDDirShared }
 
 // prepareMD readies the metadata files for phase, untimed: the
 // directories exist; mdcreate finds none of the files, any other phase
@@ -253,15 +254,15 @@ func removeMDDir(parent *os.File, pd, name string, match func(string) bool) erro
 // inodes, which only drop_caches reaches (O_DIRECT and fadvise do not).
 func (s *state) dropMD() wire.DropReply {
 	switch {
-	case s.job.DropCaches == "off":
-		return wire.DropReply{Method: "none"}
+	case s.job.DropCaches == settings.DropOff:
+		return wire.DropReply{Method: settings.DropNone}
 	case canDropNode():
 		if err := s.dropKernel(); err != nil {
-			return wire.DropReply{Method: "none", Warning: err.Error()}
+			return wire.DropReply{Method: settings.DropNone, Warning: err.Error()}
 		}
-		return wire.DropReply{Method: "drop_caches"}
+		return wire.DropReply{Method: settings.DropCaches}
 	}
-	return wire.DropReply{Method: "none", Warning: "cannot write " + dropCachesPath +
+	return wire.DropReply{Method: settings.DropNone, Warning: "cannot write " + dropCachesPath +
 		" (not root): metadata phases ran with the node's dentry and inode caches as they were"}
 }
 
@@ -284,6 +285,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	// not the data file (t<i>.dat) it never touches in these phases.
 	w.rec.File = w.mdDir.path
 	w.rec.StartNS = clock.Now()
+	w.cpu.begin(p.locked, w.rec.StartNS)
 	if p.gate != nil {
 		p.gate.pass(p.stop)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"ioswarm/wire"
 	"math/rand/v2"
 )
 
@@ -94,6 +95,17 @@ func bodyStable(n int64) bool { return n%patternPeriod == 0 }
 // whole body for every operation (4 KiB at a time, that copy was 4% of the
 // CPU of a 16-thread random write).
 func bodyWindows(n int64) bool { return n < patternPeriod && patternPeriod%n == 0 }
+
+// bufferSize is the size of each buffer phase p's operations use (a
+// worker's own, and each slot of its ring): one operation's block, or for
+// a random write of blocks that fit bodyWindows, the patternPeriod that
+// holds every block's body.
+func (p *phaseParams) bufferSize() int64 {
+	if p.name == wire.RandWrite && bodyWindows(p.block) {
+		return patternPeriod
+	}
+	return p.block
+}
 
 // check verifies buf as read from file offset off and returns an error naming
 // the first bad unit's offset.

@@ -113,11 +113,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 // would be charged to the filesystem, and right after a cache drop they
 // are slow on virtual machines.
 func (s *state) prepare(p *phaseParams) ([][]byte, error) {
-	size := p.block
-	if p.name == wire.RandWrite && bodyWindows(p.block) {
-		size = patternPeriod // see bodyWindows
-	}
-	bufs, err := alignedBuffers(len(s.workers), size)
+	bufs, err := alignedBuffers(len(s.workers), p.bufferSize())
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -51,8 +52,8 @@ func (g *offsetGen) next() int64 {
 // randomMap is where a random phase of a worker reading or writing src
 // draws its offsets: src's part of the file, or with --rand-scope file
 // the whole shared file.
-func randomMap(src source, scope string) fileMap {
-	if src.m.shared() && scope == wire.ScopeFile {
+func randomMap(src source, scope settings.RandScope) fileMap {
+	if src.m.shared() && scope == settings.ScopeFile {
 		return src.m.wholeFile()
 	}
 	return src.m
@@ -72,7 +73,7 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 	}
 	gen := newOffsetGen(p.seed, w.thread, span, block)
 	gen.m = m
-	if p.randOrder != wire.OrderUniform {
+	if p.randOrder != settings.Uniform {
 		gen.shuffled()
 	}
 	w.log.reset(total, defaultLogEntries)

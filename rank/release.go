@@ -88,6 +88,7 @@ func (w *worker) openTimed(p *phaseParams, path string, flags int, mode uint32) 
 		yield(true)
 	}
 	w.rec.StartNS = clock.Now()
+	w.cpu.begin(p.locked, w.rec.StartNS)
 	fd := -1
 	if err == nil {
 		fd, err = rawOpenat(dirfd, name, flags, mode)

@@ -143,18 +143,31 @@ func TestWriteIterationsTimeNoTruncation(t *testing.T) {
 // The rank's release moment is the earliest worker's, at or after ReleaseAt.
 func TestRunPhaseReleaseMoment(t *testing.T) {
 	_, req := testState(t, 0, 1, 2)
-	req(wire.KindPrepare, wire.Prepare{Phase: "write"})
-	bound := lateBound(t)
-	at := clock.Now() + int64(20*time.Millisecond)
-	r := runReply(t, req(wire.KindRun, wire.Run{Phase: "write", Iteration: 1, ReleaseAt: at}))
-	if r.ReleasedAt < at || r.ReleasedAt-at > int64(bound) {
-		t.Fatalf("released at %+d ns from ReleaseAt (bound %v)", r.ReleasedAt-at, bound)
-	}
-	for _, tr := range r.Threads {
-		if tr.StartNS < r.ReleasedAt {
-			t.Errorf("thread %d started %d ns before the release", tr.Thread, r.ReleasedAt-tr.StartNS)
+	// Never early, in every try; on time in one of up to five, as in
+	// TestAwaitReleaseReturnsAtTheMoment: a release that slept past its
+	// moment is late in all of them, a busy machine in one now and then.
+	var lates []time.Duration
+	for try := 1; try <= 5; try++ {
+		req(wire.KindPrepare, wire.Prepare{Phase: "write"})
+		bound := lateBound(t)
+		at := clock.Now() + int64(20*time.Millisecond)
+		r := runReply(t, req(wire.KindRun, wire.Run{Phase: "write", Iteration: try, ReleaseAt: at}))
+		if r.ReleasedAt < at {
+			t.Fatalf("try %d: released %d ns before ReleaseAt", try, at-r.ReleasedAt)
 		}
+		for _, tr := range r.Threads {
+			if tr.StartNS < r.ReleasedAt {
+				t.Errorf("try %d: thread %d started %d ns before the release", try, tr.Thread, r.ReleasedAt-tr.StartNS)
+			}
+		}
+		late := time.Duration(r.ReleasedAt - at)
+		if late <= bound {
+			return
+		}
+		lates = append(lates, late)
+		t.Logf("try %d: released %v after ReleaseAt (bound %v)", try, late, bound)
 	}
+	t.Fatalf("released late in five tries: %v", lates)
 }
 
 // A phase cancelled while its threads wait for the release ends at once,

@@ -15,7 +15,7 @@ import (
 // after close. After a stonewall the writer still completes its file,
 // untimed, so a later read phase never reads a short file.
 func (w *worker) seqWrite(p *phaseParams, buf []byte) error {
-	block := int64(len(buf))
+	block := p.block
 	w.log.reset(w.size/block, defaultLogEntries)
 	mode := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC
 	if p.name == wire.Rewrite || w.m.shared() {
@@ -71,7 +71,7 @@ func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte, from int64, ti
 		_, err := w.uringLoop(p, fd, w.uring, w.seqJob(p, true, w.readSource(p)))
 		return w.size, err
 	}
-	block := int64(len(buf))
+	block := p.block
 	stable := bodyStable(block)
 	ops := from / block
 	for l := from; l < w.size; l += block {
@@ -109,7 +109,7 @@ func (w *worker) writeRecords(p *phaseParams, fd int, buf []byte, from int64, ti
 // phase, from before open to after close, stopping at the stonewall. The
 // file is the worker's read source: with --read-shift another node's.
 func (w *worker) seqRead(p *phaseParams, buf []byte) error {
-	block := int64(len(buf))
+	block := p.block
 	src := w.readSource(p)
 	w.rec.File = src.path
 	w.log.reset(w.size/block, defaultLogEntries)
@@ -133,7 +133,7 @@ func (w *worker) readRecords(p *phaseParams, fd int, buf []byte, src source) (in
 	if w.uring != nil {
 		return w.uringLoop(p, fd, w.uring, w.seqJob(p, false, src))
 	}
-	block := int64(len(buf))
+	block := p.block
 	var ops int64
 	for l := int64(0); l < w.size; l += block {
 		if p.stop.Load() {

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"ioswarm/barrier"
 	"ioswarm/nodefacts"
+	"ioswarm/settings"
 	"ioswarm/uring"
 	"ioswarm/wire"
 )
@@ -275,7 +275,7 @@ func (s *state) doSetup(in wire.Setup) (wire.SetupReply, error) {
 	if err != nil {
 		return reply, err
 	}
-	if in.Job.Engine == engineUring {
+	if in.Job.Engine == settings.IOUring {
 		reply.NoUring = uring.Available()
 	}
 	if len(in.Sources) != 0 && len(in.Sources) != len(in.Threads) {
@@ -287,7 +287,7 @@ func (s *state) doSetup(in wire.Setup) (wire.SetupReply, error) {
 	}
 	ensureProcs(len(in.Threads))
 	s.workers = make([]*worker, len(in.Threads))
-	if in.Job.Layout == wire.LayoutShared {
+	if in.Job.Layout == settings.Shared {
 		err := s.setupShared(in)
 		s.setupMD()
 		return reply, err
@@ -315,7 +315,7 @@ func (s *state) opBytes() int64 {
 // ownFiles is every file this rank may have made: its threads' files,
 // its O_DIRECT probe, and the manifest of a kept job.
 func (s *state) ownFiles() []string {
-	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), filepath.Join(s.jobDir, wire.ManifestName), markerPath(s.jobDir))
+	return append(s.paths(), probePath(s.jobDir, s.setup.Rank), manifestPath(s.jobDir), markerPath(s.jobDir))
 }
 
 func (s *state) paths() []string {
@@ -362,22 +362,22 @@ func (s *state) droppable() []string {
 func (s *state) drop() wire.DropReply {
 	switch {
 	case s.job.Direct:
-		return wire.DropReply{Method: "direct"}
-	case s.job.DropCaches == "off":
-		return wire.DropReply{Method: "none"}
+		return wire.DropReply{Method: settings.DropDirect}
+	case s.job.DropCaches == settings.DropOff:
+		return wire.DropReply{Method: settings.DropNone}
 	case canDropNode():
 		err := s.dropKernel()
 		if err == nil {
-			return wire.DropReply{Method: "drop_caches"}
+			return wire.DropReply{Method: settings.DropCaches}
 		}
-		if s.job.DropCaches == "on" {
-			return wire.DropReply{Method: "none", Warning: err.Error()}
+		if s.job.DropCaches == settings.DropOn {
+			return wire.DropReply{Method: settings.DropNone, Warning: err.Error()}
 		}
 	}
 	if err := s.fadviseFiles(s.droppable()); err != nil {
-		return wire.DropReply{Method: "none", Warning: err.Error()}
+		return wire.DropReply{Method: settings.DropNone, Warning: err.Error()}
 	}
-	return wire.DropReply{Method: "fadvise", Warning: "cannot write " + dropCachesPath +
+	return wire.DropReply{Method: settings.DropFadvise, Warning: "cannot write " + dropCachesPath +
 		" (not root): dropped only this job's files with posix_fadvise(DONTNEED)"}
 }
 

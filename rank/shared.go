@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -18,7 +19,7 @@ func (s *state) sharedSize() int64 { return s.job.FileSize * int64(s.job.Threads
 // thread's write extends the file and every thread's open finds it whole.
 func (s *state) makeShared(phase wire.Phase) error {
 	path := wire.SharedFile(s.jobDir)
-	if phase == "write" {
+	if phase == wire.Write {
 		if err := s.dir.remove(path); err != nil {
 			return fmt.Errorf("remove the previous %s: %w", path, err)
 		}
@@ -41,7 +42,7 @@ func (s *state) makeShared(phase wire.Phase) error {
 }
 
 // shared says whether this job's threads share one file.
-func (s *state) shared() bool { return s.job.Layout == wire.LayoutShared }
+func (s *state) shared() bool { return s.job.Layout == settings.Shared }
 
 // setupShared points every worker at its part of the shared file, and
 // with --read-shift its source at the source thread's part.
@@ -51,7 +52,7 @@ func (s *state) setupShared(in wire.Setup) error {
 		return fmt.Errorf("bad setup: shared layout with %d threads", n)
 	}
 	switch in.Job.Pattern {
-	case wire.PatternSegment, wire.PatternStrided:
+	case settings.Segmented, settings.Strided:
 	default:
 		return fmt.Errorf("bad setup: shared-file pattern %q", in.Job.Pattern)
 	}

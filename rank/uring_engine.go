@@ -8,8 +8,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"ioswarm/clock"
+	"ioswarm/settings"
 	"ioswarm/uring"
-	"ioswarm/wire"
 )
 
 // uringIO is one worker's io_uring state for a phase: its ring and one
@@ -335,15 +335,11 @@ func (s *state) prepareUring(p *phaseParams) (func(), error) {
 			}
 		}
 	}
-	if p.engine != engineUring {
+	if p.engine != settings.IOUring {
 		return closeAll, nil
 	}
-	size := p.block
-	if p.name == wire.RandWrite && bodyWindows(p.block) {
-		size = patternPeriod
-	}
 	for _, w := range s.workers {
-		u, err := newUringIO(p.depth, size)
+		u, err := newUringIO(p.depth, p.bufferSize())
 		if err != nil {
 			closeAll()
 			return nil, fmt.Errorf("thread %d: %w", w.thread, err)
@@ -355,12 +351,6 @@ func (s *state) prepareUring(p *phaseParams) (func(), error) {
 	}
 	return closeAll, nil
 }
-
-// Engines: how a thread issues its operations.
-const (
-	engineSync  = "sync"     // one pread/pwrite at a time (queue depth 1), as IOzone and fio's psync
-	engineUring = "io_uring" // up to --iodepth operations in flight on the thread's own ring
-)
 
 // seqJob is a sequential phase's loop on io_uring: the file's records in
 // order, up to the depth in flight.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/settings"
 	"ioswarm/uring"
 	"ioswarm/wire"
 )
@@ -43,7 +44,7 @@ func refill(w *worker) {
 
 func uringPhase(name string, block int64, depth int) *phaseParams {
 	p := testParams(wire.Phase(name), block)
-	p.engine, p.depth = engineUring, depth
+	p.engine, p.depth = settings.IOUring, depth
 	return p
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/clock"
 	"ioswarm/histogram"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -40,6 +41,7 @@ type worker struct {
 	uring    *uringIO       // the phase's ring with --engine io_uring; nil for sync
 	interval workerInterval // the interval of a random phase it records into
 	seen     firstSeen      // where the phase's first-done stop found it
+	cpu      cpuMeter       // the thread's CPU time over the phase (IOzone's -+u)
 }
 
 // yieldEvery is how often a worker passes through the Go scheduler on its
@@ -67,17 +69,17 @@ type phaseParams struct {
 	stop      *atomic.Bool // set when the phase is abandoned
 	locked    bool         // workers run locked to their OS threads
 	gate      *startGate   // the rank's threads start their loops together; nil = no gate
-	engine    string       // engineSync or engineUring
+	engine    settings.Engine
 	// latency, when set (random phases), keeps a latency histogram per
 	// latencyStep from intervalStart.
 	latency       *latencyStore
 	intervalStart int64
-	depth         int        // operations in flight per thread with engineUring
-	randScope     string     // ScopeSegment or ScopeFile (shared files only)
-	randOrder     string     // OrderShuffle ("" too) or OrderUniform
-	first         *firstStop // IOzone's live stonewall; nil = none
-	mdSize        int64      // metadata phases: bytes written and read per file
-	mdFiles       int        // metadata phases: files per thread
+	depth         int                // operations in flight per thread with settings.IOUring
+	randScope     settings.RandScope // shared files only
+	randOrder     settings.RandOrder // "" is settings.Shuffle
+	first         *firstStop         // IOzone's live stonewall; nil = none
+	mdSize        int64              // metadata phases: bytes written and read per file
+	mdFiles       int                // metadata phases: files per thread
 }
 
 // newWorker is thread's worker on the file at path, reading its own file
@@ -152,6 +154,7 @@ func (w *worker) openFlags(p *phaseParams, base int) int {
 func (w *worker) run(p *phaseParams, buf []byte) error {
 	w.rec = wire.ThreadRecord{Thread: w.thread, File: w.path}
 	w.seen = firstSeen{}
+	w.cpu = cpuMeter{}
 	w.done.Store(0)
 	w.yieldAt = clock.Now() + yieldEvery
 	var err error
@@ -167,6 +170,7 @@ func (w *worker) run(p *phaseParams, buf []byte) error {
 	default:
 		err = fmt.Errorf("unknown phase %q", p.name)
 	}
+	w.cpu.end(&w.rec)
 	if err != nil && err != errStopped {
 		return fmt.Errorf("thread %d: %w", w.thread, err)
 	}
@@ -198,7 +202,7 @@ func (w *worker) closeFile(p *phaseParams, fd int, sync bool, loopErr error) err
 		if timed {
 			w.rec.FsyncNS = clock.Now() - t0
 		}
-		yield(w.unlockable(p))
+		w.yieldMetered(p)
 	}
 	if err != nil {
 		rawClose(fd)
@@ -238,7 +242,7 @@ func (w *worker) account(p *phaseParams, t0, t1, ops, bytes int64, more bool) bo
 	if t1 >= w.yieldAt {
 		// A worker with a ring yields without letting its thread go:
 		// the ring takes submissions from that thread alone.
-		yield(w.unlockable(p))
+		w.yieldMetered(p)
 		w.yieldAt = t1 + yieldEvery
 	}
 	if more && p.stonewall != 0 && t1 >= p.stonewall {

@@ -85,7 +85,7 @@ func csvRow(job *result.Job, p *result.Phase) []string {
 		exact(p.Bandwidth), exact(p.Bandwidth / gigabyte), exact(p.Bandwidth / gibibyte),
 		exact(p.FirstDoneBandwidth), exact(p.SumOfRates), exact(p.IOPS),
 		i64(p.Latency.P50), i64(p.Latency.P99), i64(p.Latency.P999), i64(p.Latency.Max),
-		i64(p.StartSkewNS), p.CacheDrop, exact(p.ResidentFraction),
+		i64(p.StartSkewNS), p.CacheDrop.String(), exact(p.ResidentFraction),
 		strconv.FormatBool(p.Stonewalled), strconv.FormatBool(job.Complete),
 	}
 }

@@ -8,7 +8,7 @@
 //
 // This package imports the standard library and ioswarm/result,
 // clientcache (the client caches it names), figures, histogram, nodefacts
-// (its rule for counting cache memory),
+// (its rule for counting cache memory), settings (the settings' types),
 // units and wire (the phase names); it must not import rank, barrier or
 // launcher.
 package report

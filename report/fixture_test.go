@@ -6,6 +6,7 @@ import (
 	"ioswarm/figures"
 	"ioswarm/histogram"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 const (
@@ -83,7 +84,7 @@ func fixtureJob(t *testing.T) *result.Job {
 		CommandLine: "ioswarm run --hosts node[1-2] --threads 4 --file-size 64MiB --iterations 2 --stonewall 1s",
 		StartedAt:   "2025-01-01T12:00:00Z", Launcher: "ssh", Label: "nfs-test", Complete: true,
 		Config: result.Config{Threads: 4, BlockSize: 16 * mib, RandBlockSize: 4096, FileSize: 64 * mib,
-			Total: 256 * mib, Dir: "/scratch/bench", Fsync: true, Phases: []string{"write", "read", "randread"},
+			Total: 256 * mib, Dir: "/scratch/bench", Fsync: true, Phases: settings.PhaseList{"write", "read", "randread"},
 			DropCaches: "auto", Ranks: 2, Iterations: 2, StonewallNS: sec},
 		Hosts: []result.Host{
 			{Host: "node1", Rank: 1, Threads: 2, Kernel: "6.1.0-18-amd64", Arch: "amd64", FSType: "nfs4", ClockOffsetNS: 1234, ClockErrorNS: 15_000},

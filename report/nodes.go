@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"ioswarm/figures"
 	"ioswarm/result"
 	"ioswarm/units"
 )
@@ -39,23 +40,14 @@ func shares(p *result.Phase) []nodeShare {
 		n.threads++
 		n.bytes += t.Bytes
 		n.start, n.end = min(n.start, t.StartNS), max(n.end, t.EndNS)
-		if r := threadRate(&t); !n.slowestPresent || r < n.slowestRate {
+		if r := figures.ThreadRate(&t); !n.slowestPresent || r < n.slowestRate {
 			n.slowest, n.slowestRate, n.slowestPresent = t.Thread, r, true
 		}
 	}
 	for i := range out {
-		if d := out[i].end - out[i].start; d > 0 {
-			out[i].rate = float64(out[i].bytes) / (float64(d) / 1e9)
-		}
+		out[i].rate = figures.Rate(out[i].bytes, out[i].end-out[i].start)
 	}
 	return out
-}
-
-func threadRate(t *result.Thread) float64 {
-	if d := t.EndNS - t.StartNS; d > 0 {
-		return float64(t.Bytes) / (float64(d) / 1e9)
-	}
-	return 0
 }
 
 // stragglerGap is how far below the median a node's (or, on one node, a
@@ -73,7 +65,7 @@ func straggler(p *result.Phase) string {
 		for i, n := range ns {
 			rates[i] = n.rate
 		}
-		med := Median(rates)
+		med := figures.Median(rates)
 		slow := slices.IndexFunc(ns, func(n nodeShare) bool { return n.rate == slices.Min(rates) })
 		if med > 0 && ns[slow].rate < (1-stragglerGap)*med {
 			return fmt.Sprintf("slow: %s %d on node %s, %s GB/s, %.0f%% below the median node (%s)",
@@ -86,30 +78,15 @@ func straggler(p *result.Phase) string {
 	}
 	rates := make([]float64, len(p.Threads))
 	for i := range p.Threads {
-		rates[i] = threadRate(&p.Threads[i])
+		rates[i] = figures.ThreadRate(&p.Threads[i])
 	}
-	med := Median(rates)
+	med := figures.Median(rates)
 	slow := slices.Index(rates, slices.Min(rates))
 	if med > 0 && rates[slow] < (1-stragglerGap)*med {
 		return fmt.Sprintf("slow: %s %d thread %d, %s GB/s, %.0f%% below the median thread (%s)",
 			Clean(p.Name), p.Iteration, p.Threads[slow].Thread, gb(rates[slow]), 100*(1-rates[slow]/med), gb(med))
 	}
 	return ""
-}
-
-// Median is the middle of v, or the mean of the two middle values; 0 for
-// none. v is left as it was.
-func Median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // writeNodes prints every phase node by node: bytes, the node's rate over
@@ -147,7 +124,7 @@ func writeThreads(w io.Writer, phases []result.Phase) {
 				}
 			}
 			row(tw, Clean(p.Name), strconv.Itoa(p.Iteration), strconv.Itoa(t.Thread), Clean(t.Host), units.FormatBinary(t.Bytes),
-				strconv.FormatInt(t.Ops, 10), gb(threadRate(t)), units.FormatDuration(t.StartNS-p.StartNS), units.FormatDuration(t.EndNS-p.StartNS), of)
+				strconv.FormatInt(t.Ops, 10), gb(figures.ThreadRate(t)), units.FormatDuration(t.StartNS-p.StartNS), units.FormatDuration(t.EndNS-p.StartNS), of)
 		}
 	}
 	tw.Flush()

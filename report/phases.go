@@ -77,7 +77,7 @@ func spreadCells(p *result.Phase) []string {
 	tb := p.ThreadBandwidth
 	cells := append([]string{phaseName(p), strconv.Itoa(p.Iteration)}, lat...)
 	return append(cells, gb(tb.Min)+"/"+gb(tb.Mean)+"/"+gb(tb.Max),
-		units.FormatDuration(p.StartSkewNS), orDash(Clean(p.CacheDrop)), percent(p.ResidentFraction), fsyncShare(p))
+		units.FormatDuration(p.StartSkewNS), orDash(Clean(p.CacheDrop.String())), percent(p.ResidentFraction), fsyncShare(p))
 }
 
 // firstDone is the phase's first-done bandwidth, or n/a where it is not

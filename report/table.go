@@ -10,6 +10,7 @@ import (
 
 	"ioswarm/nodefacts"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/units"
 	"ioswarm/wire"
 )
@@ -136,8 +137,8 @@ func writeHeader(w io.Writer, job *result.Job) {
 	if cc := clientCaches(job.Hosts); cc != "" {
 		pair(tw, "client cache", cc)
 	}
-	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), orDash(Clean(c.DropCaches))))
-	if c.Engine == "io_uring" {
+	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), orDash(Clean(c.DropCaches.String()))))
+	if c.Engine == settings.IOUring {
 		e := fmt.Sprintf("io_uring, iodepth %d per thread (qdN after IOPS: the depth achieved)", c.IODepth)
 		if !c.Direct {
 			e += "; buffered I/O on io_uring is served by kernel workers"

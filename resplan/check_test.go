@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"ioswarm/nodefacts"
+	"ioswarm/settings"
 )
 
 func node(host string, rank, threads int, boot string, room nodefacts.Room, fsType, source string) Node {
@@ -38,8 +39,8 @@ func wantError(t *testing.T, name string, err error, want ...string) {
 }
 
 func TestCheckMemory(t *testing.T) {
-	uring := Job{FileSize: GiB, Block: MiB, Phases: []string{"write", "read"}, Engine: "io_uring", IODepth: 4096}
-	small := Job{FileSize: 64 * MiB, Block: MiB, Phases: []string{"write", "read"}}
+	uring := Job{FileSize: GiB, Block: MiB, Phases: []settings.Phase{"write", "read"}, Engine: "io_uring", IODepth: 4096}
+	small := Job{FileSize: 64 * MiB, Block: MiB, Phases: []settings.Phase{"write", "read"}}
 	plenty := roomOf(24*GiB, 1<<40)
 	cases := []struct {
 		name  string
@@ -69,7 +70,7 @@ func TestCheckMemory(t *testing.T) {
 }
 
 func TestCheckDisk(t *testing.T) {
-	job := Job{FileSize: 3 * GiB, Block: MiB, Phases: []string{"write", "read"}}
+	job := Job{FileSize: 3 * GiB, Block: MiB, Phases: []settings.Phase{"write", "read"}}
 	tenGiB := roomOf(64*GiB, 10*GiB)
 	gluster := func(h string, r int) Node { return node(h, r, 1, h, tenGiB, "fuse.glusterfs", "nodeS:/gv0") }
 	local := func(h string, r int) Node { return node(h, r, 1, h, tenGiB, "ext4", "/dev/vda1") }
@@ -93,10 +94,10 @@ func TestCheckDisk(t *testing.T) {
 			[]string{"host n1 rank 0", "tmpfs", "10.0 GiB free", "writes 12.0 GiB"}},
 		{"the override", job, []Node{node("n1", 0, 4, "a", tenGiB, "ext4", "/dev/vda1")}, Allow{Space: true}, nil},
 		{"unknown space is no refusal", job, []Node{node("n1", 0, 4, "a", nodefacts.Room{}, "ext4", "/dev/vda1")}, Allow{}, nil},
-		{"inodes", Job{Phases: []string{"mdcreate"}, FilesPerThread: 1000}, []Node{
+		{"inodes", Job{Phases: []settings.Phase{"mdcreate"}, FilesPerThread: 1000}, []Node{
 			node("n1", 0, 4, "a", nodefacts.Room{SpaceKnown: true, FreeBytes: GiB, FreeInodes: 500, TotalInodes: 9000, Device: "8:1"}, "ext4", "/dev/vda1")},
 			Allow{}, []string{"host n1 rank 0", "500 inodes free (of 9000)", "4007 files", "--files-per-thread"}},
-		{"no inode limit", Job{Phases: []string{"mdcreate"}, FilesPerThread: 1000}, []Node{
+		{"no inode limit", Job{Phases: []settings.Phase{"mdcreate"}, FilesPerThread: 1000}, []Node{
 			node("n1", 0, 4, "a", nodefacts.Room{SpaceKnown: true, FreeBytes: GiB, Device: "0:30"}, "btrfs", "/dev/vda2")}, Allow{}, nil},
 	}
 	for _, c := range cases {
@@ -105,7 +106,7 @@ func TestCheckDisk(t *testing.T) {
 }
 
 func TestCheckMemoryAdviceFitsTheNeed(t *testing.T) {
-	many := Job{FileSize: 4 * KiB, Block: 4 * KiB, RandBlock: 4 * KiB, Phases: []string{"write"}}
+	many := Job{FileSize: 4 * KiB, Block: 4 * KiB, RandBlock: 4 * KiB, Phases: []settings.Phase{"write"}}
 	err := Check(many, []Node{node("n1", 0, 200000, "a", roomOf(20*GiB, 1<<40), "ext4", "/dev/vda1")}, Allow{})
 	wantError(t, "200,000 threads of 4 KiB", err, "200000 threads", "use fewer threads per node (--ignore-memory")
 	if err != nil && strings.Contains(err.Error(), "--block") {

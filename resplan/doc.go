@@ -10,5 +10,6 @@
 // says what it allocates; the constants here mirror it, with a margin):
 // keep the two alike when either changes. It imports nodefacts,
 // histogram (the size of a latency histogram), hostlist (to name many
-// nodes at once) and units, nothing that runs a job.
+// nodes at once), settings (the phases and engine it plans for) and
+// units, nothing that runs a job.
 package resplan

@@ -1,15 +1,19 @@
 package resplan
 
-import "time"
+import (
+	"ioswarm/settings"
+	"slices"
+	"time"
+)
 
 // Job is what the plan needs to know of a workload.
 type Job struct {
 	FileSize  int64 // bytes per thread
 	Block     int64 // sequential phases' record
 	RandBlock int64 // random phases' operation
-	Phases    []string
-	// Engine "io_uring" gives each thread IODepth more buffers and a ring.
-	Engine  string
+	Phases    []settings.Phase
+	// Engine io_uring gives each thread IODepth more buffers and a ring.
+	Engine  settings.Engine
 	IODepth int
 	// SharedFile: one file for all threads (--layout shared).
 	SharedFile bool
@@ -25,26 +29,16 @@ type Job struct {
 	RandTime       time.Duration // bound on a random phase (0: none)
 }
 
-func (j Job) has(phases ...string) bool {
-	for _, p := range j.Phases {
-		for _, q := range phases {
-			if p == q {
-				return true
-			}
-		}
-	}
-	return false
-}
+// has says whether the job runs a phase that is.
+func (j Job) has(is func(settings.Phase) bool) bool { return slices.ContainsFunc(j.Phases, is) }
 
-func (j Job) dataPhases() bool {
-	return j.has("write", "rewrite", "read", "reread", "randwrite", "randread")
-}
+func (j Job) dataPhases() bool { return j.has(func(p settings.Phase) bool { return !p.IsMeta() }) }
 
-func (j Job) mdPhases() bool { return j.has("mdcreate", "mdstat", "mdread", "mddelete") }
+func (j Job) mdPhases() bool { return j.has(settings.Phase.IsMeta) }
 
-func (j Job) randomPhases() bool { return j.has("randwrite", "randread") }
+func (j Job) randomPhases() bool { return j.has(settings.Phase.IsRandom) }
 
-func (j Job) uring() bool { return j.Engine == "io_uring" }
+func (j Job) uring() bool { return j.Engine == settings.IOUring }
 
 // roundUp rounds n up to a multiple of unit (unit ≤ 0: n).
 func roundUp(n, unit int64) int64 {

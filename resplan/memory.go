@@ -2,6 +2,8 @@ package resplan
 
 import (
 	"ioswarm/histogram"
+	"ioswarm/settings"
+	"slices"
 )
 
 // What a rank allocates, as package rank does it (see doc.go).
@@ -94,13 +96,13 @@ func RankMemory(j Job, threads int) Memory {
 // period a whole period (rank's bodyWindows).
 func (j Job) bufferSize() int64 {
 	var size int64
-	if j.has("write", "rewrite", "read", "reread") {
+	if j.has(func(p settings.Phase) bool { return !p.CountsOps() }) {
 		size = j.Block
 	}
-	if j.has("randread") {
+	if slices.Contains(j.Phases, settings.RandRead) {
 		size = max(size, j.RandBlock)
 	}
-	if j.has("randwrite") {
+	if slices.Contains(j.Phases, settings.RandWrite) {
 		b := j.RandBlock
 		if b > 0 && b < patternBytes && patternBytes%b == 0 {
 			b = patternBytes

@@ -1,6 +1,7 @@
 package resplan
 
 import (
+	"ioswarm/settings"
 	"testing"
 	"time"
 )
@@ -20,19 +21,19 @@ func TestRankMemoryBuffers(t *testing.T) {
 		buffers int64
 		rings   bool
 	}{
-		{"sync sequential", Job{FileSize: GiB, Block: 16 * MiB, RandBlock: 4 * KiB, Phases: []string{"write", "read"}},
+		{"sync sequential", Job{FileSize: GiB, Block: 16 * MiB, RandBlock: 4 * KiB, Phases: []settings.Phase{"write", "read"}},
 			4, 16 * MiB, 4 * 16 * MiB, false},
-		{"io_uring depth 4096 of 1 MiB (the 13 GB rank)", Job{FileSize: GiB, Block: MiB, RandBlock: 4 * KiB, Phases: []string{"write", "read"}, Engine: "io_uring", IODepth: 4096},
+		{"io_uring depth 4096 of 1 MiB (the 13 GB rank)", Job{FileSize: GiB, Block: MiB, RandBlock: 4 * KiB, Phases: []settings.Phase{"write", "read"}, Engine: "io_uring", IODepth: 4096},
 			64, MiB, 64 * 4097 * MiB, true},
-		{"io_uring depth 32 random reads", Job{FileSize: GiB, Block: 16 * MiB, RandBlock: 4 * KiB, Phases: []string{"randread"}, Engine: "io_uring", IODepth: 32},
+		{"io_uring depth 32 random reads", Job{FileSize: GiB, Block: 16 * MiB, RandBlock: 4 * KiB, Phases: []settings.Phase{"randread"}, Engine: "io_uring", IODepth: 32},
 			8, 4 * KiB, 8 * 33 * 4 * KiB, true},
-		{"randwrite of 4 KiB maps a pattern period", Job{FileSize: GiB, Block: 16 * MiB, RandBlock: 4 * KiB, Phases: []string{"randwrite"}},
+		{"randwrite of 4 KiB maps a pattern period", Job{FileSize: GiB, Block: 16 * MiB, RandBlock: 4 * KiB, Phases: []settings.Phase{"randwrite"}},
 			2, 64 * KiB, 2 * 64 * KiB, false},
-		{"the largest phase's record counts", Job{FileSize: GiB, Block: MiB, RandBlock: 2 * MiB, Phases: []string{"write", "randread"}},
+		{"the largest phase's record counts", Job{FileSize: GiB, Block: MiB, RandBlock: 2 * MiB, Phases: []settings.Phase{"write", "randread"}},
 			3, 2 * MiB, 3 * 2 * MiB, false},
-		{"metadata files of 3901 bytes: data and its copy", Job{FileSize: GiB, Block: 16 * MiB, MDSize: 3901, Phases: []string{"mdcreate", "mdread"}},
+		{"metadata files of 3901 bytes: data and its copy", Job{FileSize: GiB, Block: 16 * MiB, MDSize: 3901, Phases: []settings.Phase{"mdcreate", "mdread"}},
 			2, 8 * KiB, 2 * 8 * KiB, false},
-		{"records round up to pages", Job{FileSize: MiB, Block: 1000, RandBlock: 512, Phases: []string{"write"}},
+		{"records round up to pages", Job{FileSize: MiB, Block: 1000, RandBlock: 512, Phases: []settings.Phase{"write"}},
 			1, 4 * KiB, 4 * KiB, false},
 	}
 	for _, c := range cases {
@@ -50,7 +51,7 @@ func TestRankMemoryBuffers(t *testing.T) {
 }
 
 func TestRankMemoryThreadState(t *testing.T) {
-	seq := Job{FileSize: GiB, Block: 16 * MiB, RandBlock: 4 * KiB, Phases: []string{"write", "read"}}
+	seq := Job{FileSize: GiB, Block: 16 * MiB, RandBlock: 4 * KiB, Phases: []settings.Phase{"write", "read"}}
 	if m := RankMemory(seq, 0); m.Total() != rankBase {
 		t.Errorf("a rank without threads: %d, want the base %d", m.Total(), rankBase)
 	}
@@ -60,7 +61,7 @@ func TestRankMemoryThreadState(t *testing.T) {
 	}
 	// 1 GiB of 4 KiB operations: a log entry per operation, 262144 of them.
 	rnd := seq
-	rnd.Phases = []string{"randread"}
+	rnd.Phases = []settings.Phase{"randread"}
 	rnd.RandTime = 10 * time.Second
 	r := RankMemory(rnd, 1)
 	if min := int64(8 * 262144 * heapFactor); r.Heap < min {
@@ -87,7 +88,7 @@ func TestRankMemoryThreadState(t *testing.T) {
 }
 
 func TestCap(t *testing.T) {
-	need := RankMemory(Job{FileSize: GiB, Block: 16 * MiB, Phases: []string{"write"}}, 4).Total()
+	need := RankMemory(Job{FileSize: GiB, Block: 16 * MiB, Phases: []settings.Phase{"write"}}, 4).Total()
 	if c := Cap(need, need, 0); c != 2*need+capSlack {
 		t.Errorf("unknown room: cap %d, want twice the estimate and slack", c)
 	}

@@ -4,8 +4,12 @@
 // never renamed or removed. Sizes are bytes, rates bytes per second, times
 // nanoseconds on the coordinator's monotonic clock.
 //
-// This package holds data only; it imports nothing of the project's.
+// This package holds data only; of the project's packages it imports
+// settings alone (the types of the configuration's enumerated settings,
+// which marshal to the same words).
 package result
+
+import "ioswarm/settings"
 
 // Job is one run: configuration, hosts and every phase with its thread records.
 type Job struct {
@@ -54,21 +58,21 @@ func OutsidePhases(elapsed int64, phases []Phase) int64 {
 
 // Config is everything that shaped the run.
 type Config struct {
-	Threads       int      `json:"threads"`
-	BlockSize     int64    `json:"block_size"`
-	RandBlockSize int64    `json:"rand_block_size"`
-	FileSize      int64    `json:"file_size"` // per thread
-	Total         int64    `json:"total"`     // FileSize × Threads
-	Dir           string   `json:"dir"`
-	Direct        bool     `json:"direct"`
-	Fsync         bool     `json:"fsync"`
-	Phases        []string `json:"phases"`
-	DropCaches    string   `json:"drop_caches"` // requested: auto, on, off
-	Ranks         int      `json:"ranks"`
-	Iterations    int      `json:"iterations"`
-	StonewallNS   int64    `json:"stonewall_ns,omitempty"`
-	Verify        bool     `json:"verify,omitempty"`
-	Keep          bool     `json:"keep"`
+	Threads       int                `json:"threads"`
+	BlockSize     int64              `json:"block_size"`
+	RandBlockSize int64              `json:"rand_block_size"`
+	FileSize      int64              `json:"file_size"` // per thread
+	Total         int64              `json:"total"`     // FileSize × Threads
+	Dir           string             `json:"dir"`
+	Direct        bool               `json:"direct"`
+	Fsync         bool               `json:"fsync"`
+	Phases        settings.PhaseList `json:"phases"`
+	DropCaches    settings.DropMode  `json:"drop_caches"` // requested
+	Ranks         int                `json:"ranks"`
+	Iterations    int                `json:"iterations"`
+	StonewallNS   int64              `json:"stonewall_ns,omitempty"`
+	Verify        bool               `json:"verify,omitempty"`
+	Keep          bool               `json:"keep"`
 	// ReadShift is the rotation the read phases used: each thread read the
 	// file written this many nodes further along (IOR's -Q); 0 = its own.
 	// ReadShiftRequested is what was asked ("auto" or a number).
@@ -84,8 +88,8 @@ type Config struct {
 	ThreadsFrom string `json:"threads_from,omitempty"`
 	// Engine is sync (pread/pwrite, one operation in flight per thread)
 	// or io_uring, with IODepth operations in flight per thread at most.
-	Engine  string `json:"engine,omitempty"`
-	IODepth int    `json:"iodepth,omitempty"`
+	Engine  settings.Engine `json:"engine,omitempty"`
+	IODepth int             `json:"iodepth,omitempty"`
 	// RandTimeNS bounds the timed part of random phases (--rand-time).
 	RandTimeNS int64 `json:"rand_time_ns,omitempty"`
 	// Layout is "per-thread" (a file per thread) or "shared" (one file,
@@ -94,15 +98,15 @@ type Config struct {
 	// (record j of thread i at (j·threads + i)·block_size), and RandScope
 	// where random phases draw offsets: "segment" (the thread's own part)
 	// or "file" (anywhere in it). Absent from files before shared files.
-	Layout    string `json:"layout,omitempty"`
-	Pattern   string `json:"pattern,omitempty"`
-	RandScope string `json:"rand_scope,omitempty"`
+	Layout    settings.Layout    `json:"layout,omitempty"`
+	Pattern   settings.Pattern   `json:"pattern,omitempty"`
+	RandScope settings.RandScope `json:"rand_scope,omitempty"`
 	// RandOrder is the random phases' order of offsets: "shuffle" (every
 	// block of the file once per pass, in a random order, as IOzone's -i2
 	// and fio's default) or "uniform" (drawn with replacement: some blocks
 	// twice, some never). Absent from files before the choice existed,
 	// whose random phases drew uniformly.
-	RandOrder string `json:"rand_order,omitempty"`
+	RandOrder settings.RandOrder `json:"rand_order,omitempty"`
 	// FirstDoneStop: every thread's timed part ended when the first thread
 	// to complete its last record raised a stop (IOzone's stonewall, as
 	// `ioswarm iozone` runs without -x; --first-done-stop).
@@ -110,9 +114,9 @@ type Config struct {
 	// The metadata phases' files: FilesPerThread per thread, in a
 	// directory per thread or one shared ("per-thread" or "shared"),
 	// MDSize bytes each.
-	FilesPerThread int    `json:"files_per_thread,omitempty"`
-	MDDir          string `json:"md_dir,omitempty"`
-	MDSize         int64  `json:"md_size,omitempty"`
+	FilesPerThread int            `json:"files_per_thread,omitempty"`
+	MDDir          settings.MDDir `json:"md_dir,omitempty"`
+	MDSize         int64          `json:"md_size,omitempty"`
 	// IgnoreSpace and IgnoreMemory say the job started past its resource
 	// plan's check of free space and inodes, or of memory
 	// (--ignore-space, --ignore-memory).
@@ -246,12 +250,12 @@ type Phase struct {
 	FirstDoneNote string `json:"first_done_note,omitempty"`
 	// Histogram holds the merged latency histogram (see package histogram)
 	// so percentiles can be recomputed from the file.
-	Histogram        *Histogram `json:"latency_histogram,omitempty"`
-	CacheDrop        string     `json:"cache_drop"` // drop_caches, fadvise, direct, none
-	ResidentFraction float64    `json:"resident_fraction"`
-	Stonewalled      bool       `json:"stonewalled"`
-	TimedBytes       int64      `json:"timed_bytes"`
-	Verified         bool       `json:"verified,omitempty"`
+	Histogram        *Histogram          `json:"latency_histogram,omitempty"`
+	CacheDrop        settings.DropMethod `json:"cache_drop"`
+	ResidentFraction float64             `json:"resident_fraction"`
+	Stonewalled      bool                `json:"stonewalled"`
+	TimedBytes       int64               `json:"timed_bytes"`
+	Verified         bool                `json:"verified,omitempty"`
 	// The queue depth asked for and the depth the threads' rings achieved:
 	// operations in flight (queued and not yet reaped) sampled at each
 	// submission, the mean over all samples of all threads and the largest
@@ -382,6 +386,13 @@ type Thread struct {
 	StonewallEndNS int64 `json:"stonewall_end_ns,omitempty"`
 	RaisedStopNS   int64 `json:"raised_stop_ns,omitempty"`
 	UntimedEndNS   int64 `json:"untimed_end_ns,omitempty"`
+	// The CPU time, user + system, of the thread's own OS thread from its
+	// start to the end of its work on the file (a stopped writer's
+	// untimed rest included), and the wall time of that span: IOzone's
+	// -+u figures per child (docs/iozone.md). Absent when not measured
+	// (files of older ioswarm).
+	CPUNS     int64 `json:"cpu_ns,omitempty"`
+	CPUWallNS int64 `json:"cpu_wall_ns,omitempty"`
 }
 
 // Stat summarises one figure over the iterations of a phase.

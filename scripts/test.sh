@@ -13,7 +13,8 @@ cd "$(dirname "$0")/.."
 packages=(openssh-server openssh-client iproute2 util-linux iptables munge slurmctld slurmd slurm-client
 	glusterfs-server glusterfs-client
 	ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse fuse
-	chromium)
+	chromium
+	shellcheck)
 # On a freshly booted machine unattended upgrades (or another install) hold
 # the apt and dpkg locks for minutes; apt-get fails at once on the lists lock
 # and, after its own short wait, on dpkg's. So every apt-get here waits for

@@ -100,34 +100,15 @@ var ErrNothingInCommon = errors.New("no point in common")
 // Above the table it says when either side is a single run (no spread to
 // judge by) and how the two configurations differ; points only one study
 // has are listed after it. Studies with no point in common are refused
-// (ErrNothingInCommon), before anything is printed.
+// (ErrNothingInCommon), before anything is printed. This is compare
+// --details; WriteCompactCompare is the default.
 func WriteCompare(w io.Writer, a, b *Sweep) error {
-	if a == nil || b == nil {
-		return errors.New("compare needs two studies")
-	}
-	pairs := Match(a, b)
-	matched := 0
-	for _, p := range pairs {
-		if p.A != nil && p.B != nil {
-			matched++
-		}
-	}
-	names := Names(a, b)
-	if matched == 0 {
-		return fmt.Errorf("%w: %s has %s, %s has %s", ErrNothingInCommon,
-			report.Clean(names[0]), pointsText(a), report.Clean(names[1]), pointsText(b))
+	pairs, err := comparable(a, b)
+	if err != nil {
+		return err
 	}
 	ew := &report.ErrWriter{W: w, What: "comparison"}
-	fmt.Fprintf(ew, "A  %s: %s\n", report.Clean(names[0]), a.Describe())
-	fmt.Fprintf(ew, "B  %s: %s\n", report.Clean(names[1]), b.Describe())
-	fmt.Fprintf(ew, "change is B relative to A (+24.0%% means B = 1.24 × A); GB/s are 10^9 B/s\n")
-	for _, d := range ConfigDiff(a, b) {
-		report.WriteWrapped(ew, "warning: the configurations differ: "+report.Clean(d), "", "  ")
-	}
-	if single := singleRuns(pairs, names); single != "" {
-		fmt.Fprintln(ew, "note: "+single)
-	}
-	fmt.Fprintln(ew)
+	writeCompareHead(ew, a, b, pairs, false)
 	width, head := columns(pairs)
 	depth := a.DepthSwept() || b.DepthSwept()
 	if depth {
@@ -164,6 +145,52 @@ func WriteCompare(w io.Writer, a, b *Sweep) error {
 		fmt.Fprintln(ew, line)
 	}
 	return ew.Err
+}
+
+// comparable pairs the points of a and b, or says why they cannot be
+// compared: a side is missing, or no point is in both.
+func comparable(a, b *Sweep) ([]Pair, error) {
+	if a == nil || b == nil {
+		return nil, errors.New("compare needs two studies")
+	}
+	pairs := Match(a, b)
+	for _, p := range pairs {
+		if p.A != nil && p.B != nil {
+			return pairs, nil
+		}
+	}
+	names := Names(a, b)
+	return nil, fmt.Errorf("%w: %s has %s, %s has %s", ErrNothingInCommon,
+		report.Clean(names[0]), pointsText(a), report.Clean(names[1]), pointsText(b))
+}
+
+// writeCompareHead prints what precedes a comparison's table: the two
+// systems, how to read a change, how their configurations differ and
+// whether either side is a single run. wrap keeps the systems' lines and
+// the note to 80 columns (the compact table); without it they print as
+// they always have (--details).
+func writeCompareHead(ew io.Writer, a, b *Sweep, pairs []Pair, wrap bool) {
+	names := Names(a, b)
+	for i, s := range []*Sweep{a, b} {
+		side := []string{"A  ", "B  "}[i]
+		if wrap {
+			report.WriteWrapped(ew, report.Clean(names[i])+": "+s.Describe(), side, "     ")
+		} else {
+			fmt.Fprintf(ew, "%s%s: %s\n", side, report.Clean(names[i]), s.Describe())
+		}
+	}
+	fmt.Fprintf(ew, "change is B relative to A (+24.0%% means B = 1.24 × A); GB/s are 10^9 B/s\n")
+	for _, d := range ConfigDiff(a, b) {
+		report.WriteWrapped(ew, "warning: the configurations differ: "+report.Clean(d), "", "  ")
+	}
+	switch single := singleRuns(pairs, names); {
+	case single == "":
+	case wrap:
+		report.WriteWrapped(ew, strings.ReplaceAll(single, "\n", " "), "note: ", "  ")
+	default:
+		fmt.Fprintln(ew, "note: "+single)
+	}
+	fmt.Fprintln(ew)
 }
 
 // columns returns the width of the phase column and the column titles:

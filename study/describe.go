@@ -58,10 +58,13 @@ func (s *Sweep) FSTypes() string {
 }
 
 // SizeText says what size was held fixed: "aggregate 1 GiB fixed" or
-// "64 MiB per thread".
+// "64 MiB per thread"; "no data files" for metadata phases alone.
 func (s *Sweep) SizeText() string {
 	if s.Setup.Sizing == SizingFileSize {
 		return units.FormatSize(s.Setup.FileSize) + " per thread"
+	}
+	if s.Setup.Total == 0 {
+		return "no data files"
 	}
 	return "aggregate " + units.FormatSize(s.Setup.Total) + " fixed"
 }

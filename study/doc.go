@@ -8,7 +8,7 @@
 // this package never recomputes or redefines them.
 //
 // It reads and writes files and runs nothing: it imports the standard
-// library and ioswarm/figures, internal/usage, report, result, units and
-// wire; it must not import coordinator, chart, progress, rank, barrier or
+// library and ioswarm/figures, internal/usage, report, result, settings,
+// units and wire; it must not import coordinator, chart, progress, rank, barrier or
 // launcher, nor anything that does (internal/importrules checks both).
 package study

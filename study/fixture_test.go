@@ -6,6 +6,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -28,7 +29,7 @@ type scale struct{ num, den int64 }
 func fixtureSweep(t *testing.T, label string, threads []int, speed map[int]scale) *Sweep {
 	t.Helper()
 	s := &Sweep{Version: "0.1.0-test", Kind: Kind, Label: label, Threads: threads, Complete: true,
-		Setup: Setup{Phases: []string{"write", "read", "randread"}, Sizing: SizingTotal, Total: total,
+		Setup: Setup{Phases: settings.PhaseList{"write", "read", "randread"}, Sizing: SizingTotal, Total: total,
 			BlockSize: block, RandBlockSize: 4096, Dir: "/gpfs/bench", Iterations: 1, Fsync: true}}
 	for i, n := range threads {
 		sc, ok := speed[n]
@@ -47,7 +48,7 @@ func fixtureJob(t *testing.T, label string, n int, seq int64, sc scale) *result.
 		CommandLine: "ioswarm sweep --threads 1..4 --total 800MiB --block 8MiB --phases write,read,randread",
 		StartedAt:   fmt.Sprintf("2025-03-0%dT10:00:00Z", seq+1), Launcher: "ssh", Label: label, Complete: true,
 		Config: result.Config{Threads: n, BlockSize: block, RandBlockSize: 4096, FileSize: total / int64(n),
-			Total: total, Dir: "/gpfs/bench", Fsync: true, Phases: []string{"write", "read", "randread"},
+			Total: total, Dir: "/gpfs/bench", Fsync: true, Phases: settings.PhaseList{"write", "read", "randread"},
 			DropCaches: "auto", Ranks: ranks, Iterations: 1}}
 	for r := 0; r < ranks; r++ {
 		job.Hosts = append(job.Hosts, result.Host{Host: fmt.Sprintf("node%d", r+1), Rank: r,
@@ -55,10 +56,10 @@ func fixtureJob(t *testing.T, label string, n int, seq int64, sc scale) *result.
 	}
 	// Base durations (in units) of the slowest thread per phase; more
 	// threads go faster, sublinearly, as real filesystems do.
-	base := map[string]int64{"write": 4000, "read": 3000, "randread": 9000}
+	base := map[settings.Phase]int64{"write": 4000, "read": 3000, "randread": 9000}
 	for k, name := range job.Config.Phases {
 		d := base[name] * 2 / int64(n+1)
-		job.Phases = append(job.Phases, fixturePhase(t, job, name, seq*100+int64(k)*10, d, sc))
+		job.Phases = append(job.Phases, fixturePhase(t, job, name.String(), seq*100+int64(k)*10, d, sc))
 	}
 	return job
 }

@@ -49,6 +49,9 @@ func Read(r io.Reader, name string) (*Sweep, error) {
 		}
 		return single(job), nil
 	}
+	if probe.Kind == StudyKind {
+		return nil, fmt.Errorf("%s: a study's file (one sweep per section): this command takes a sweep; ioswarm report, compare and plot take a study", name)
+	}
 	if probe.Kind != Kind {
 		return nil, fmt.Errorf("%s: a result file of kind %q, which this version cannot read", name, probe.Kind)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -43,9 +44,16 @@ type Sweep struct {
 	Error    string        `json:"error,omitempty"`
 	Points   []*result.Job `json:"points"`
 	// LaunchNS is how long starting the ranks took (once, before the
-	// first point); with each point's outside_phases_ns it is the time
-	// the sweep spent outside its timed phases.
+	// first point, and again after each failed try at a point); with each
+	// point's outside_phases_ns it is the time the sweep spent outside
+	// its timed phases.
 	LaunchNS int64 `json:"launch_ns,omitempty"`
+	// Failures lists every attempt at a point that failed, in the order
+	// they ran, retried ones included (sweep --retries, --keep-going).
+	Failures []PointFailure `json:"failures,omitempty"`
+	// Section names the part of a study this sweep is (seq, random,
+	// shared, metadata); empty for a sweep of its own.
+	Section string `json:"section,omitempty"`
 
 	// Source is the file the sweep was loaded from ("" when run here);
 	// it names an unlabelled sweep in tables and charts.
@@ -54,17 +62,17 @@ type Sweep struct {
 
 // Setup is what every point shares.
 type Setup struct {
-	Phases        []string `json:"phases"`
-	Sizing        string   `json:"sizing"`              // SizingTotal or SizingFileSize
-	Total         int64    `json:"total,omitempty"`     // aggregate bytes when Sizing is total
-	FileSize      int64    `json:"file_size,omitempty"` // bytes per thread when Sizing is file_size
-	BlockSize     int64    `json:"block_size"`
-	RandBlockSize int64    `json:"rand_block_size"`
-	Dir           string   `json:"dir"`
-	Iterations    int      `json:"iterations"`
-	Direct        bool     `json:"direct"`
-	Fsync         bool     `json:"fsync"`
-	Engine        string   `json:"engine,omitempty"`
+	Phases        settings.PhaseList `json:"phases"`
+	Sizing        string             `json:"sizing"`              // SizingTotal or SizingFileSize
+	Total         int64              `json:"total,omitempty"`     // aggregate bytes when Sizing is total
+	FileSize      int64              `json:"file_size,omitempty"` // bytes per thread when Sizing is file_size
+	BlockSize     int64              `json:"block_size"`
+	RandBlockSize int64              `json:"rand_block_size"`
+	Dir           string             `json:"dir"`
+	Iterations    int                `json:"iterations"`
+	Direct        bool               `json:"direct"`
+	Fsync         bool               `json:"fsync"`
+	Engine        settings.Engine    `json:"engine,omitempty"`
 }
 
 // Name is what a sweep is called in tables and charts: its label, else
@@ -166,7 +174,10 @@ func (s *Sweep) Figures() []Figure {
 // Phases lists the phase names of s in the order they ran: the setup's,
 // then any a point holds that the setup does not name.
 func (s *Sweep) Phases() []string {
-	names := append([]string(nil), s.Setup.Phases...)
+	var names []string
+	for _, p := range s.Setup.Phases {
+		names = append(names, p.String())
+	}
 	for _, f := range s.Figures() {
 		if !slices.Contains(names, f.Phase) {
 			names = append(names, f.Phase)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"ioswarm/figures"
 	"ioswarm/report"
 	"ioswarm/result"
 	"ioswarm/wire"
@@ -32,11 +33,14 @@ type Table struct {
 	phases []string
 	depth  bool // a column for the queue depth (a sweep over depths)
 	width  int  // of every numeric column
-	err    error
+	// compact: one figure per phase in 80 columns (NewCompactTable).
+	compact bool
+	err     error
 }
 
 // NewTable starts a table for a sweep with the given setup and label and
-// writes its title and header.
+// writes its title and header: every column (sweep --details), wider
+// than 80 columns; NewCompactTable is the default.
 func NewTable(w io.Writer, s *Sweep) *Table {
 	t := &Table{w: w, phases: s.Phases(), depth: s.DepthSwept(), width: cellWidth}
 	if s.Setup.Iterations > 1 {
@@ -51,7 +55,7 @@ func NewTable(w io.Writer, s *Sweep) *Table {
 		depths = "; iodepth " + FormatThreads(s.IODepths)
 	}
 	t.printf("%s: threads %s%s; phases %s\n%s; dir %s\n", title, FormatThreads(s.Threads), depths,
-		strings.Join(s.Setup.Phases, ","), s.Describe(), report.Clean(s.Setup.Dir))
+		s.Setup.Phases, s.Describe(), report.Clean(s.Setup.Dir))
 	t.printf("GB/s (10^9 B/s): bandwidth, the figure to quote (IOPS for random phases), first-done\n")
 	t.printf("and sum of thread rates (IOzone -x's \"Children see\")%s\n\n", iterationText(s.Setup.Iterations))
 	var groups, names strings.Builder
@@ -90,6 +94,10 @@ func (t *Table) Row(job *result.Job) {
 	stonewalled := false
 	for i := range job.Phases {
 		stonewalled = stonewalled || job.Phases[i].Stonewalled
+	}
+	if t.compact {
+		t.compactRow(job, byPhase, stonewalled)
+		return
 	}
 	for _, p := range t.phases {
 		f, ok := byPhase[p]
@@ -155,7 +163,8 @@ func (t *Table) printf(format string, args ...any) {
 // Footer prints the time the sweep spent outside its timed phases, when
 // its points recorded it: the launch, then the points' own (node checks,
 // job directories, cache drops, prefills, gathering, cleanup), in all and
-// per point at the median. Where a row showed "n/a", it says why.
+// per point at the median. Where a row showed "n/a", it says why. Every
+// failed try at a point (sweep --retries) is listed first.
 func (t *Table) Footer(s *Sweep) {
 	var outside []float64 // seconds
 	var sum float64
@@ -168,9 +177,14 @@ func (t *Table) Footer(s *Sweep) {
 		withheld = withheld || (p != nil && report.FirstDoneWithheld(p.Phases))
 		cached = cached || (p != nil && report.CacheMark(p.Phases, "") != "")
 	}
+	t.failures(s)
+	if t.compact {
+		t.compactFooter(s, outside, sum, cached)
+		return
+	}
 	if len(outside) > 0 {
 		t.printf("outside the timed phases: launch %.2f s, then %.2f s over %d points (median %.2f s per point)\n",
-			float64(s.LaunchNS)/1e9, sum, len(outside), report.Median(outside))
+			float64(s.LaunchNS)/1e9, sum, len(outside), figures.Median(outside))
 	}
 	if withheld {
 		t.printf("%s\n", report.FirstDoneWithheldNote)
@@ -186,13 +200,22 @@ func WriteTable(w io.Writer, s *Sweep) error {
 	if s == nil {
 		return errors.New("no sweep to print")
 	}
-	t := NewTable(w, s)
+	return writeTable(NewTable(w, s), s)
+}
+
+// writeTable prints s's points and footer in t.
+func writeTable(t *Table, s *Sweep) error {
 	for _, p := range s.Points {
 		t.Row(p)
 	}
 	t.Footer(s)
 	if !s.Complete {
-		t.printf("sweep stopped early: %s\n", report.Clean(orText(s.Error, "not every point ran")))
+		stopped := "sweep stopped early: " + report.Clean(orText(s.Error, "not every point ran"))
+		if t.compact {
+			t.wrapped("", stopped)
+		} else {
+			t.printf("%s\n", stopped)
+		}
 	}
 	return t.Err()
 }

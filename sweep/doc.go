@@ -11,5 +11,11 @@
 // A sweep survives what ends it early: after every point its caller may
 // save it (Plan.Checkpoint), a later run continues a saved one (Resume,
 // Plan.Kept), and a deadline (Plan.Deadline) keeps it from starting a
-// point it cannot finish.
+// point it cannot finish. A point that fails runs again on fresh ranks
+// (Plan.Retries), and one that failed every try either stops the sweep
+// or is recorded as failed while the rest run (Plan.KeepGoing).
+//
+// A study (RunStudy) is several sweeps, its sections, run in order on
+// one launch: every point of every section is checked before the first
+// runs, and the whole study is checkpointed after every point.
 package sweep

@@ -8,10 +8,11 @@ import (
 
 	"ioswarm/coordinator"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 func planOf(threads ...int) Plan {
-	return Plan{Base: coordinator.Workload{Phases: []string{"write", "read"}, Total: 1 << 30, Block: 1 << 20,
+	return Plan{Base: coordinator.Workload{Phases: settings.PhaseList{"write", "read"}, Total: 1 << 30, Block: 1 << 20,
 		RandBlock: 4096, Dir: "/x", Iterations: 1, Fsync: true, Version: "v1"}, Threads: threads}
 }
 
@@ -81,5 +82,22 @@ func TestBudget(t *testing.T) {
 	}
 	if checkBudget(time.Time{}, now, est, "x") != nil || checkBudget(now, now, 0, "x") != nil {
 		t.Error("no deadline, or nothing to estimate by, must not stop a sweep")
+	}
+}
+
+// A sweep with no point of its own yet asks the study's estimate; once
+// it has one, its own longest point rules.
+func TestNextEstimate(t *testing.T) {
+	p := planOf(1, 2)
+	o := coordinator.Workload{Threads: 2}
+	if got := p.nextEstimate(nil, o); got != 0 {
+		t.Errorf("no points, no study estimate: %v", got)
+	}
+	p.NextEstimate = func(coordinator.Workload) time.Duration { return 7 * time.Second }
+	if got := p.nextEstimate(nil, o); got != 7*time.Second {
+		t.Errorf("the study's estimate: %v", got)
+	}
+	if got := p.nextEstimate([]*result.Job{point(2, true, "n", "a")}, o); got != 2500*time.Millisecond {
+		t.Errorf("the sweep's own point (2 s × 1.25): %v", got)
 	}
 }

@@ -2,7 +2,9 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"ioswarm/coordinator"
@@ -40,6 +42,37 @@ type Plan struct {
 	// so the study on disk loses at most the point in flight; an error
 	// stops the sweep.
 	Checkpoint func(sw *study.Sweep) error
+	// Retries is how many times a point that fails (a rank dies, a node
+	// stops answering) runs again, on freshly started ranks, before it
+	// counts as failed (see DefaultRetries). A usage error, the context's
+	// end or the time budget is never retried.
+	Retries int
+	// KeepGoing records a point that failed every attempt (an incomplete
+	// point with its error) and runs the next; the sweep then ends with
+	// ErrPointsFailed. Without it a failed point stops the sweep.
+	KeepGoing bool
+	// Relaunch, when set, returns the launch for ranks started again
+	// after a failed point: closing the failed ranks closed the launcher,
+	// and an SSH or srun launcher is not used again. Nil starts the new
+	// ranks with the same launcher (enough for local ranks).
+	Relaunch func(l coordinator.Launch) (coordinator.Launch, error)
+	// Retrying, when set, is told that a point failed and runs again.
+	Retrying func(o coordinator.Workload, attempt int, err error)
+	// NextEstimate, when set, estimates a point before any of this
+	// sweep's own has run (a study's later section, from what earlier
+	// sections measured), for the deadline.
+	NextEstimate func(o coordinator.Workload) time.Duration
+	// Section names the part of a study this sweep is ("" for none).
+	Section string
+}
+
+// nextEstimate is how long point o may take: by this sweep's points so
+// far, else by NextEstimate.
+func (p Plan) nextEstimate(points []*result.Job, o coordinator.Workload) time.Duration {
+	if est := estimate(points); est > 0 || p.NextEstimate == nil {
+		return est
+	}
+	return p.NextEstimate(o)
 }
 
 // Points returns the validated options of every point, in order. Each is
@@ -58,7 +91,7 @@ func Points(base coordinator.Workload, on coordinator.Launch, threads, depths []
 		for _, d := range depths {
 			o := base
 			o.Threads, o.IODepth = n, d
-			if err := o.Validate(on); err != nil {
+			if err := o.Settle(on); err != nil {
 				return nil, fmt.Errorf("sweep point of %s: %w", pointText(o, len(depths) > 1), err)
 			}
 			out = append(out, o)
@@ -85,7 +118,7 @@ func (p Plan) NewSweep() *study.Sweep {
 	if b.FileSize != 0 {
 		setup.Sizing, setup.Total, setup.FileSize = study.SizingFileSize, 0, b.FileSize
 	}
-	sw := &study.Sweep{Version: b.Version, Kind: study.Kind, Label: b.Label,
+	sw := &study.Sweep{Version: b.Version, Kind: study.Kind, Label: b.Label, Section: p.Section,
 		Threads: append([]int(nil), p.Threads...), Setup: setup}
 	if len(p.Depths) > 1 {
 		sw.IODepths = append([]int(nil), p.Depths...)
@@ -116,7 +149,7 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 		sw.Complete = true
 		return sw, nil
 	}
-	if err := checkBudget(p.Deadline, time.Now(), estimate(p.Kept), pointText(points[0], len(p.Depths) > 1)); err != nil {
+	if err := checkBudget(p.Deadline, time.Now(), p.nextEstimate(p.Kept, points[0]), pointText(points[0], len(p.Depths) > 1)); err != nil {
 		sw.Error = err.Error()
 		return sw, err
 	}
@@ -136,8 +169,10 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 		return nil, err
 	}
 	sw.LaunchNS = int64(time.Since(begin))
-	runErr := runPoints(ctx, sess, p, points, sw)
-	sess.Close(runErr)
+	r := &ranks{plan: p, launch: launch, sess: sess}
+	runErr := runPoints(ctx, r, p, points, sw)
+	r.drop(runErr)
+	sw.LaunchNS += r.relaunchNS
 	sw.Complete = runErr == nil
 	if runErr != nil {
 		sw.Error = runErr.Error()
@@ -145,34 +180,53 @@ func Run(ctx context.Context, p Plan) (*study.Sweep, error) {
 	return sw, runErr
 }
 
-// runPoints runs each point on the session and collects its result.
-func runPoints(ctx context.Context, sess *coordinator.Session, p Plan, points []coordinator.Workload, sw *study.Sweep) error {
+// runPoints runs each point on the ranks and collects its result. A
+// point that failed every attempt stops the sweep, or with KeepGoing is
+// kept as failed while the next runs.
+func runPoints(ctx context.Context, r *ranks, p Plan, points []coordinator.Workload, sw *study.Sweep) error {
+	var failed []string
 	for _, o := range points {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("sweep stopped before the point of %s: %w", pointText(o, len(p.Depths) > 1), err)
 		}
-		if err := checkBudget(p.Deadline, time.Now(), estimate(sw.Points), pointText(o, len(p.Depths) > 1)); err != nil {
+		if err := checkBudget(p.Deadline, time.Now(), p.nextEstimate(sw.Points, o), pointText(o, len(p.Depths) > 1)); err != nil {
 			return err
 		}
 		if p.Before != nil {
 			p.Before(o)
 		}
-		job, err := sess.Run(ctx, o)
+		job, err := runPoint(ctx, r, o, sw)
+		pointFailed := err != nil && retriable(ctx, err)
+		if job == nil && pointFailed {
+			job = failedPoint(o, err)
+		}
 		if job != nil {
 			sw.Points = append(sw.Points, job)
 			// A run error says more than a failure to record it.
 			if p.After != nil {
 				if aerr := p.After(job); err == nil {
-					err = aerr
+					err, pointFailed = aerr, false
 				}
 			}
 		}
-		if err == nil && p.Checkpoint != nil {
-			err = p.Checkpoint(sw)
+		// A point that failed every attempt is saved like a measured one
+		// when the sweep goes on past it.
+		keep := err != nil && pointFailed && p.KeepGoing
+		if (err == nil || keep) && p.Checkpoint != nil {
+			if cerr := p.Checkpoint(sw); cerr != nil {
+				err, keep = errors.Join(err, cerr), false
+			}
+		}
+		if keep {
+			failed = append(failed, fmt.Sprintf("%s (%v)", pointText(o, len(p.Depths) > 1), err))
+			continue
 		}
 		if err != nil {
 			return fmt.Errorf("sweep point of %s: %w", pointText(o, len(p.Depths) > 1), err)
 		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%w: %d of %d: %s", ErrPointsFailed, len(failed), len(points), strings.Join(failed, "; "))
 	}
 	return nil
 }

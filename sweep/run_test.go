@@ -8,12 +8,13 @@ import (
 
 	"ioswarm/coordinator"
 	"ioswarm/internal/usage"
+	"ioswarm/settings"
 	"ioswarm/study"
 )
 
 func baseOptions(t *testing.T) coordinator.Workload {
 	return coordinator.Workload{Dir: t.TempDir(), Total: 64 << 20, Block: 4 << 20, RandBlock: 4096,
-		Phases: []string{"write", "read"}, DropCaches: "auto", Iterations: 1,
+		Phases: settings.PhaseList{"write", "read"}, DropCaches: "auto", Iterations: 1,
 		Version: "test", Label: "lab"}
 }
 

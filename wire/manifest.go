@@ -1,5 +1,7 @@
 package wire
 
+import "ioswarm/settings"
+
 // ManifestName is the file a --keep job leaves in its job directory (on
 // the node of rank 0) so that a later job can read the kept files again
 // (--reuse): what the files hold and where each thread ran.
@@ -17,8 +19,8 @@ type Manifest struct {
 	CreatedAt string   `json:"created_at"` // RFC 3339
 	// Layout and Pattern of the kept files; absent (per-thread) in
 	// manifests from before shared files.
-	Layout  string `json:"layout,omitempty"`
-	Pattern string `json:"pattern,omitempty"`
+	Layout  settings.Layout  `json:"layout,omitempty"`
+	Pattern settings.Pattern `json:"pattern,omitempty"`
 	// WrittenBy[f] is the node that wrote thread f's file (or part of the
 	// shared file); ReadBy[f] the other nodes that touched it since, in
 	// the kept job and in every job that reused it. A later --reuse reads

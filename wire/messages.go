@@ -5,6 +5,7 @@ import (
 
 	"ioswarm/nodefacts"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 // Request kinds the coordinator sends, in the order a job uses them.
@@ -30,40 +31,39 @@ const (
 
 // Job is what every rank needs to know about the whole job.
 type Job struct {
-	ID         string `json:"id"`
-	Seed       uint64 `json:"seed"`
-	FileSize   int64  `json:"file_size"`
-	Block      int64  `json:"block"`
-	RandBlock  int64  `json:"rand_block"`
-	Direct     bool   `json:"direct"`
-	Fsync      bool   `json:"fsync"`
-	Verify     bool   `json:"verify"`
-	DropCaches string `json:"drop_caches"` // auto, on, off
-	Keep       bool   `json:"keep"`
+	ID         string            `json:"id"`
+	Seed       uint64            `json:"seed"`
+	FileSize   int64             `json:"file_size"`
+	Block      int64             `json:"block"`
+	RandBlock  int64             `json:"rand_block"`
+	Direct     bool              `json:"direct"`
+	Fsync      bool              `json:"fsync"`
+	Verify     bool              `json:"verify"`
+	DropCaches settings.DropMode `json:"drop_caches"`
+	Keep       bool              `json:"keep"`
 	// FilesOf is the kept job whose directory and files this job reads
 	// (--reuse); empty means the job's own. Such a job never writes them,
 	// and never removes them after a failure.
-	FilesOf string `json:"files_of,omitempty"`
-	Engine  string `json:"engine,omitempty"`  // sync (default) or io_uring
-	IODepth int    `json:"iodepth,omitempty"` // operations in flight per thread with io_uring
+	FilesOf string          `json:"files_of,omitempty"`
+	Engine  settings.Engine `json:"engine,omitempty"`  // "" is sync
+	IODepth int             `json:"iodepth,omitempty"` // operations in flight per thread with io_uring
 	// Threads is the job's thread count, which places the parts of a
 	// shared file.
 	Threads int `json:"threads,omitempty"`
-	// Layout is LayoutPerThread ("" too) or LayoutShared, with Pattern
-	// (PatternSegment or PatternStrided) and RandScope (ScopeSegment or
-	// ScopeFile) for the shared file.
-	Layout    string `json:"layout,omitempty"`
-	Pattern   string `json:"pattern,omitempty"`
-	RandScope string `json:"rand_scope,omitempty"`
-	// RandOrder is OrderShuffle ("" too) or OrderUniform: the random
-	// phases' order of offsets.
-	RandOrder string `json:"rand_order,omitempty"`
+	// Layout is settings.PerThread ("" too) or settings.Shared, with
+	// Pattern and RandScope for the shared file.
+	Layout    settings.Layout    `json:"layout,omitempty"`
+	Pattern   settings.Pattern   `json:"pattern,omitempty"`
+	RandScope settings.RandScope `json:"rand_scope,omitempty"`
+	// RandOrder is the random phases' order of offsets; "" is
+	// settings.Shuffle.
+	RandOrder settings.RandOrder `json:"rand_order,omitempty"`
 	// The metadata phases: MDFiles files per thread (0: the job runs
 	// none), in a directory per thread or one shared (MDDir), of MDSize
 	// bytes each.
-	MDFiles int    `json:"md_files,omitempty"`
-	MDDir   string `json:"md_dir,omitempty"`
-	MDSize  int64  `json:"md_size,omitempty"`
+	MDFiles int            `json:"md_files,omitempty"`
+	MDDir   settings.MDDir `json:"md_dir,omitempty"`
+	MDSize  int64          `json:"md_size,omitempty"`
 }
 
 // MakeShared asks rank 0 to make the shared file, untimed, before a phase
@@ -141,10 +141,10 @@ type Drop struct {
 	Phase Phase `json:"phase"`
 }
 
-// DropReply says how caches were dropped: drop_caches, fadvise, direct or none.
+// DropReply says how caches were dropped.
 type DropReply struct {
-	Method  string `json:"method"`
-	Warning string `json:"warning,omitempty"`
+	Method  settings.DropMethod `json:"method"`
+	Warning string              `json:"warning,omitempty"`
 }
 
 // ResidentReply counts the job's pages of this rank's files in the page cache.
@@ -208,6 +208,12 @@ type ThreadRecord struct {
 	StonewallEndNS int64 `json:"stonewall_end_ns,omitempty"`
 	RaisedStopNS   int64 `json:"raised_stop_ns,omitempty"`
 	UntimedEndNS   int64 `json:"untimed_end_ns,omitempty"`
+	// The CPU time (user + system) of the thread's own OS thread from its
+	// start to the end of its work on the file (a stopped writer's
+	// untimed rest included), and that span's wall time: IOzone's -+u
+	// (rank/cputime.go). Both 0 when not measured.
+	CPUNS     int64 `json:"cpu_ns,omitempty"`
+	CPUWallNS int64 `json:"cpu_wall_ns,omitempty"`
 }
 
 // RunReply carries the phase's records and the rank's merged latency histogram.

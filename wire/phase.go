@@ -1,57 +1,27 @@
 package wire
 
-import "strings"
+import "ioswarm/settings"
 
-// Phase names a phase: what a user types in --phases, what a request
-// names, and what the result file stores as a phase's "name" (a string
-// there, so the type changes no JSON).
-type Phase string
+// Phase names a phase in a message: settings.Phase, the one definition,
+// under the name the messages and their readers have always used.
+type Phase = settings.Phase
 
-// The phases. rewrite and reread are IOzone's second passes: the same
-// records over the existing files. The md phases are the metadata
-// phases, one operation per file.
+// The phases, as settings names them.
 const (
-	Write     Phase = "write"
-	Rewrite   Phase = "rewrite"
-	Read      Phase = "read"
-	Reread    Phase = "reread"
-	RandWrite Phase = "randwrite"
-	RandRead  Phase = "randread"
-	MDCreate  Phase = "mdcreate"
-	MDStat    Phase = "mdstat"
-	MDRead    Phase = "mdread"
-	MDDelete  Phase = "mddelete"
+	Write     = settings.Write
+	Rewrite   = settings.Rewrite
+	Read      = settings.Read
+	Reread    = settings.Reread
+	RandWrite = settings.RandWrite
+	RandRead  = settings.RandRead
+	MDCreate  = settings.MDCreate
+	MDStat    = settings.MDStat
+	MDRead    = settings.MDRead
+	MDDelete  = settings.MDDelete
 )
 
-// Phases are all the phases, in the order users usually want them.
-var Phases = []Phase{Write, Rewrite, Read, Reread, RandWrite, RandRead, MDCreate, MDStat, MDRead, MDDelete}
-
-// MDPhases are the metadata phases, in the order they make sense.
-var MDPhases = []Phase{MDCreate, MDStat, MDRead, MDDelete}
-
-// The predicates below go by the name's family ("rand…", "md…"), so a
-// result file holding a phase this build does not know is still drawn
-// and tabled by its kind.
-
-// IsRandom says whether p moves records at random offsets, counted as
-// IOPS with latency (randwrite, randread).
-func (p Phase) IsRandom() bool { return strings.HasPrefix(string(p), "rand") }
-
-// IsMeta says whether p is a metadata phase (mdcreate … mddelete).
-func (p Phase) IsMeta() bool { return strings.HasPrefix(string(p), "md") }
-
-// CountsOps says whether p's figure is operations per second (random
-// and metadata phases) as well as bytes.
-func (p Phase) CountsOps() bool { return p.IsRandom() || p.IsMeta() }
-
-// IsRead says whether p only reads the data files (read, reread,
-// randread): such a phase reads the rotated source with --read-shift,
-// may run on a kept job's files, and is the one a warm cache flatters.
-func (p Phase) IsRead() bool { return p == Read || p == Reread || p == RandRead }
-
-// IsSeqRead says whether p reads the data files in order (read, reread).
-func (p Phase) IsSeqRead() bool { return p == Read || p == Reread }
-
-// IsWrite says whether p writes the data files (write, rewrite,
-// randwrite).
-func (p Phase) IsWrite() bool { return p == Write || p == Rewrite || p == RandWrite }
+// Phases and MDPhases are settings': every phase, and the metadata ones.
+var (
+	Phases   = settings.Phases
+	MDPhases = settings.MDPhases
+)

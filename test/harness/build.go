@@ -20,9 +20,12 @@ type Builder struct {
 	out  []byte
 }
 
-// Path returns the built binary, building it on the first call.
+// Path returns the built binary, building it on the first call. Under
+// -short it skips the test instead: a test that runs the real binary is an
+// integration test, and -short runs the unit tests alone.
 func (b *Builder) Path(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, "runs the real binary")
 	b.once.Do(func() {
 		b.dir, b.err = os.MkdirTemp("", "ioswarm-bin-")
 		if b.err != nil {

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"sync"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 // Outcome is what one finished command did.
@@ -62,7 +63,7 @@ func exitCode(t testing.TB, cmd *exec.Cmd, err error) int {
 // WaitExit waits up to within for a started command to exit and returns
 // its exit code and how long the wait took. A command still running then
 // is killed and fails the test, with its standard error if cmd.Stderr can
-// tell it (a LockedBuffer, a bytes.Buffer).
+// tell it (a testio.LockedBuffer, a bytes.Buffer).
 func WaitExit(t testing.TB, cmd *exec.Cmd, within time.Duration) (code int, took time.Duration) {
 	t.Helper()
 	begin := time.Now()
@@ -109,9 +110,9 @@ func stderrOf(cmd *exec.Cmd) string {
 // are under way. A directory still empty after within fails the test.
 // Standard output goes wherever cmd.Stdout says (nil: nowhere). The
 // command is killed, if it still runs, when the test ends.
-func StartJob(t testing.TB, cmd *exec.Cmd, dir string, within time.Duration) *LockedBuffer {
+func StartJob(t testing.TB, cmd *exec.Cmd, dir string, within time.Duration) *testio.LockedBuffer {
 	t.Helper()
-	stderr := &LockedBuffer{}
+	stderr := &testio.LockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", cmd, err)
@@ -122,24 +123,4 @@ func StartJob(t testing.TB, cmd *exec.Cmd, dir string, within time.Duration) *Lo
 	}
 	time.Sleep(300 * time.Millisecond) // into the phases
 	return stderr
-}
-
-// LockedBuffer collects a running command's output for the test to read
-// while the command still writes it.
-type LockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *LockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// String returns everything written so far.
-func (l *LockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -5,9 +5,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"ioswarm/internal/testio"
 )
 
 func TestRunCmdCollectsOutputAndCode(t *testing.T) {
@@ -51,7 +52,7 @@ func TestWaitExit(t *testing.T) {
 
 func TestWaitExitFailsWithStderrSoFar(t *testing.T) {
 	cmd := exec.Command("sh", "-c", "echo last words >&2; exec sleep 60")
-	stderr := &LockedBuffer{}
+	stderr := &testio.LockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -92,25 +93,6 @@ func TestStartJobFailsWithoutAJobDirectory(t *testing.T) {
 	}
 	if cmd.ProcessState == nil {
 		t.Error("the failed job was not stopped")
-	}
-}
-
-func TestLockedBufferKeepsConcurrentWrites(t *testing.T) {
-	var b LockedBuffer
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 100 {
-				b.Write([]byte("ab"))
-				_ = b.String()
-			}
-		}()
-	}
-	wg.Wait()
-	if got := b.String(); len(got) != 1600 || strings.Count(got, "ab") != 800 {
-		t.Errorf("%d bytes, %d whole writes; want 1600 and 800", len(got), strings.Count(got, "ab"))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/internal/testio"
 	"ioswarm/test/harness"
 )
 
@@ -160,7 +161,7 @@ func TestHostsOfAHugeListStopOnInterrupt(t *testing.T) {
 	}{{"gathering", true}, {"readying", false}} {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(bin.Path(t), "hosts", "--hosts", hosts)
-			stderr := new(harness.LockedBuffer)
+			stderr := new(testio.LockedBuffer)
 			cmd.Stderr = stderr
 			begin := time.Now()
 			if err := cmd.Start(); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/internal/testio"
 	"ioswarm/result"
 	"ioswarm/test/harness"
 )
@@ -22,7 +23,7 @@ func run(t *testing.T, args ...string) (string, string, int) {
 
 // startLong starts a run that lasts long enough to be interrupted and
 // waits until its job directory exists (ranks have joined and set up).
-func startLong(t *testing.T, dir string, extra ...string) (*exec.Cmd, *harness.LockedBuffer) {
+func startLong(t *testing.T, dir string, extra ...string) (*exec.Cmd, *testio.LockedBuffer) {
 	t.Helper()
 	args := append([]string{"run", "--local-ranks", "2", "--threads", "4", "--dir", dir,
 		"--total", "64MiB", "--block", "1MiB", "--iterations", "1000", "--drop-caches", "off"}, extra...)

@@ -34,11 +34,18 @@ var iozoneCases = []iozoneCase{
 		strings.Fields("-i0 -+n -r 64k -s 1m -t 1 -t 2 -R -T"), // several -t, threads
 		strings.Fields("-i0 -i1 -C -x -r 64k -s 1m -l 1 -u 2 -R"),
 	}},
+	{"cpu", [][]string{ // -+u: the CPU line, -C's wall/cpu/%, the -R CPU table
+		strings.Fields("-i0 -c -e -w -r 64k -s 1m -t 2 -+u -R -C"),
+		strings.Fields("-i1 -w -r 64k -s 1m -t 2 -R -+u"),              // read-only: the CPU table's "Rewrite" row
+		strings.Fields("-i2 -O -w -r 64k -s 1m -t 2 -+n -R -C -+u"),    // random on IOzone's "Read"/"Re-read" CPU rows
+		strings.Fields("-i0 -i1 -+n -x -r 64k -s 1m -t 1 -t 2 -+u -R"), // several -t, -x
+	}},
 }
 
 // IOzone's patterns that scripts grep and count.
 var iozonePatterns = []string{"Children see", "Parent sees", "kB/sec", "ops/sec", "Min xfer", "Child[",
-	"Throughput test with", "Command line used:", "Output is in", "iozone test complete.", "\"Throughput report"}
+	"Throughput test with", "Command line used:", "Output is in", "iozone test complete.", "\"Throughput report",
+	"CPU Utilization:", "CPU utilization:", "\"CPU utilization report", "wall="}
 
 // Real IOzone and ioswarm iozone on the same command lines: the same
 // stdout lines in the same order once values are masked, the same counts

@@ -127,7 +127,7 @@ func TestIOzoneRandomWriteVisitsEveryPage(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: iozone -i2: exit %d\n%s", order, code, stderr)
 		}
-		if got := loadResult(t, out).Config.RandOrder; got != order {
+		if got := loadResult(t, out).Config.RandOrder.String(); got != order {
 			t.Errorf("config rand_order %q, want %q", got, order)
 		}
 		for _, f := range files {

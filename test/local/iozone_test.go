@@ -176,7 +176,7 @@ func TestIOzoneEquivalentRunIsTheSameJob(t *testing.T) {
 		}
 		a, b := loadIOzoneJob(t, out).Config, loadResult(t, runOut).Config
 		same := a.Threads == b.Threads && a.FileSize == b.FileSize && a.BlockSize == b.BlockSize &&
-			a.RandBlockSize == b.RandBlockSize && strings.Join(a.Phases, ",") == strings.Join(b.Phases, ",") &&
+			a.RandBlockSize == b.RandBlockSize && a.Phases.String() == b.Phases.String() &&
 			a.Fsync == b.Fsync && a.Keep == b.Keep && a.ReadShift == b.ReadShift && a.ReusedJob == b.ReusedJob
 		if !same {
 			t.Errorf("iozone %s and %s ran different jobs:\n%+v\n%+v", line, strings.Join(equivalent, " "), a, b)

@@ -40,7 +40,7 @@ func TestSharedFileLayouts(t *testing.T) {
 		if err := figures.Check(job); err != nil {
 			t.Errorf("%+v: %v", c, err)
 		}
-		if job.Config.Layout != "shared" || job.Config.Pattern != c.pattern || job.Config.RandScope != c.scope {
+		if job.Config.Layout != "shared" || job.Config.Pattern.String() != c.pattern || job.Config.RandScope.String() != c.scope {
 			t.Errorf("config layout %q pattern %q scope %q", job.Config.Layout, job.Config.Pattern, job.Config.RandScope)
 		}
 		for _, p := range job.Phases {
@@ -100,7 +100,7 @@ func TestMetadataPhases(t *testing.T) {
 		if err := figures.Check(job); err != nil {
 			t.Errorf("--md-dir %s: %v", mddir, err)
 		}
-		if len(job.Phases) != 8 || job.Config.FilesPerThread != 300 || job.Config.MDDir != mddir || job.Config.MDSize != 3901 {
+		if len(job.Phases) != 8 || job.Config.FilesPerThread != 300 || job.Config.MDDir.String() != mddir || job.Config.MDSize != 3901 {
 			t.Fatalf("%d phases, config %+v", len(job.Phases), job.Config)
 		}
 		for _, p := range job.Phases {

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"ioswarm/test/harness"
 )
 
 // traced are the syscall events the oracle rebuilds the threads from.
@@ -44,6 +46,7 @@ func newTracer(t *testing.T) *tracer {
 // (who) needs root and, through missing, the tracepoint this kernel lacks.
 func openTracer(t *testing.T, who, prefix string, events []string, missing func(event string) string) *tracer {
 	t.Helper()
+	harness.SkipShort(t, who+" traces the real binary with ftrace")
 	if os.Geteuid() != 0 {
 		t.Skip(who + " needs root to use ftrace (tracefs); skipped")
 	}

@@ -49,6 +49,9 @@ const (
 // after a clean teardown of a passing test and kept otherwise, for its logs.
 func Start(t testing.TB, n int) *Cluster {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("slurm test cluster skipped in -short mode")
+	}
 	if reason := unavailable(); reason != "" {
 		t.Skip("slurm test cluster unavailable: " + reason)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/study"
 	"ioswarm/test/harness"
 )
@@ -89,7 +90,7 @@ func checkStudy(t *testing.T, mode string, jobs []*result.Job) {
 	for i, j := range jobs {
 		want := 1 << i
 		c := j.Config
-		if c.Threads != want || c.Total != 64<<20 || c.BlockSize != 16<<20 || !slices.Equal(c.Phases, []string{"write", "read"}) {
+		if c.Threads != want || c.Total != 64<<20 || c.BlockSize != 16<<20 || !slices.Equal(c.Phases, settings.PhaseList{"write", "read"}) {
 			t.Errorf("%s point %d: threads %d, total %d, block %d, phases %v", mode, i, c.Threads, c.Total, c.BlockSize, c.Phases)
 		}
 		if j.Launcher != "srun" || !j.Complete || len(j.Phases) != 2 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/result"
 	"ioswarm/test/harness"
 )
@@ -24,7 +25,7 @@ const faultLimit = 10 * time.Second
 // out when it ends.
 type faultRun struct {
 	cmd    *exec.Cmd
-	stderr *harness.LockedBuffer
+	stderr *testio.LockedBuffer
 	out    string
 }
 
@@ -94,7 +95,7 @@ func (e *env) waitEmptyOn(t *testing.T, node string, within time.Duration) {
 }
 
 // waitThreadFiles waits until the job directory holds n threads' files.
-func (e *env) waitThreadFiles(t *testing.T, n int, stderr *harness.LockedBuffer) {
+func (e *env) waitThreadFiles(t *testing.T, n int, stderr *testio.LockedBuffer) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {

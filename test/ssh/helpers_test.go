@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/test/cluster"
 	"ioswarm/test/harness"
 )
@@ -73,7 +74,7 @@ func (e *env) head(t *testing.T, limit time.Duration, args ...string) harness.Ou
 
 // startLong starts a run that lasts until it is stopped, and waits until
 // its job directory exists: every rank has joined and set up.
-func (e *env) startLong(t *testing.T, extra ...string) (*exec.Cmd, *harness.LockedBuffer) {
+func (e *env) startLong(t *testing.T, extra ...string) (*exec.Cmd, *testio.LockedBuffer) {
 	t.Helper()
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "4", "--dir", e.dir,
 		"--total", "64MiB", "--block", "1MiB", "--iterations", "1000", "--drop-caches", "off"}, e.sshFlags()...)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"ioswarm/figures"
+	"ioswarm/internal/testio"
 	"ioswarm/test/harness"
 )
 
@@ -43,7 +44,7 @@ func TestIntrudersRejected(t *testing.T) {
 		"--total", "64MiB", "--block", "1MiB", "--iterations", "80", "--drop-caches", "off",
 		"--listen", listen, "--output", out}, e.sshFlags()...)
 	cmd := e.c.Head(context.Background(), e.bin, args...)
-	stderr := &harness.LockedBuffer{}
+	stderr := &testio.LockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

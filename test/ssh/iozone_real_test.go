@@ -47,7 +47,8 @@ func TestIOzoneClusterStdoutMatchesRealIOzone(t *testing.T) {
 	steps := []string{
 		"-i0 -c -e -w -r 64k -s 1m -t 4 -+n -R",
 		"-i1 -w -r 64k -s 1m -t 4 -R -C",
-		"-i2 -O -r 64k -s 1m -t 4 -+n -R", // no -w: "Test cleanup:"
+		"-i2 -O -r 64k -s 1m -t 4 -+n -R",         // no -w: "Test cleanup:"
+		"-i0 -i1 -r 64k -s 1m -t 4 -+n -+u -R -C", // -+u: the clients' CPU times in IOzone's lines
 	}
 	for _, step := range steps {
 		args := append(append([]string{"iozone"}, strings.Fields(step)...), "-+m", ourList)
@@ -97,7 +98,7 @@ func compareClusterStdout(t *testing.T, step, ours, theirs string) {
 			step, strings.Join(o, "\n"), strings.Join(r, "\n"))
 	}
 	for _, p := range []string{"Children see", "Parent sees", "kB/sec", "ops/sec", "Min xfer", "Child[",
-		"Test running:", "Test cleanup:", "iozone test complete."} {
+		"Test running:", "Test cleanup:", "iozone test complete.", "CPU Utilization:", "CPU utilization:", "wall="} {
 		if a, b := strings.Count(ours, p), strings.Count(theirs, p); a != b {
 			t.Errorf("%s: %d lines with %q, IOzone has %d", step, a, p, b)
 		}

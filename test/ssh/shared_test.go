@@ -29,7 +29,7 @@ func TestSharedFileVerifiedAcrossNodes(t *testing.T) {
 		if err := figures.Check(job); err != nil {
 			t.Errorf("%s: figures do not recompute: %v", pattern, err)
 		}
-		if job.Config.Layout != "shared" || job.Config.Pattern != pattern || job.Config.ReadShift != 1 {
+		if job.Config.Layout != "shared" || job.Config.Pattern.String() != pattern || job.Config.ReadShift != 1 {
 			t.Errorf("%s: config layout %q pattern %q read_shift %d", pattern, job.Config.Layout, job.Config.Pattern, job.Config.ReadShift)
 		}
 		for _, p := range job.Phases {

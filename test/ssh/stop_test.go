@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/launcher"
+	"ioswarm/launcher/sshlaunch"
 	"ioswarm/test/cluster"
-	"ioswarm/test/harness"
 )
 
 // stubbornRank ignores the end of its input (a real rank stops there) and
@@ -73,8 +74,8 @@ func TestStopHelper(t *testing.T) {
 	if err := os.WriteFile(bin, []byte(stubbornRank), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	log := &harness.LockedBuffer{}
-	l := &launcher.SSH{Binary: bin, Home: t.TempDir(), LocalUser: "root", ConfigFiles: []string{config},
+	log := &testio.LockedBuffer{}
+	l := &sshlaunch.SSH{Binary: bin, Home: t.TempDir(), LocalUser: "root", ConfigFiles: []string{config},
 		ConnectTimeout: 5 * time.Second, Fanout: 1, Log: launcher.NewLineWriter(log), Grace: 2 * time.Second}
 	defer l.Close()
 	tg := launcher.Target{Rank: 0, Host: "node1"}

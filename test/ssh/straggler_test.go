@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/test/cluster"
 	"ioswarm/test/harness"
 )
@@ -24,7 +25,7 @@ func TestSlowNodeIsNamed(t *testing.T) {
 		"--block", "1MiB", "--phases", "write,read", "--read-shift", "0", "--details", "nodes", "--output", out,
 		"--heartbeat-timeout", "10s"}, e.sshFlags()...)
 	cmd := e.c.Head(context.Background(), e.bin, args...)
-	var stdout, stderr harness.LockedBuffer
+	var stdout, stderr testio.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

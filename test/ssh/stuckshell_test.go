@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/test/harness"
 )
 
@@ -42,7 +43,7 @@ func TestStuckLoginShellDoesNotHoldSIGINT(t *testing.T) {
 	args := append([]string{"run", "--hosts", e.c.HostsFile, "--threads", "2", "--dir", e.dir,
 		"--total", "4MiB", "--block", "1MiB", "--drop-caches", "off"}, e.sshFlags()...)
 	cmd := e.c.Head(context.Background(), e.bin, args...)
-	stderr := &harness.LockedBuffer{}
+	stderr := &testio.LockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/internal/testio"
 	"ioswarm/test/harness"
 )
 
@@ -37,7 +38,7 @@ func TestFloodDuringJoin(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	flood := e.c.Exec(ctx, "node4", intruder, "-addr", listen, "-flood", "10m")
-	out := &harness.LockedBuffer{}
+	out := &testio.LockedBuffer{}
 	flood.Stdout, flood.Stderr = out, out
 	if err := flood.Start(); err != nil {
 		t.Fatal(err)

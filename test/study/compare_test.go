@@ -18,7 +18,7 @@ func TestCompareCommittedResults(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !regexp.MustCompile(`(?m)^\s+write\s+1\s+1\.691\s+2\.097\s+\+24\.0%`).MatchString(stdout) {
+	if !regexp.MustCompile(`(?m)^\s+write\s+1\s+GB/s\s+1\.691\s+2\.097\s+\+24\.0%`).MatchString(stdout) {
 		t.Errorf("no +24.0%% for write at 1 thread:\n%s", stdout)
 	}
 	if !strings.Contains(stdout, "A  gen1") || !strings.Contains(stdout, "B  gen2") {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"ioswarm/figures"
 	"ioswarm/report"
@@ -44,13 +45,18 @@ func TestSweepOneToFourThreads(t *testing.T) {
 	checkSweepCSV(t, csvPath)
 	checkCharts(t, filepath.Join(out, "study"), 640, 480, "1MiB records", "aggregate 16MiB fixed", "local-test")
 	for _, n := range []string{"1", "2", "4"} {
-		// write and read: GB/s, first-done (n/a for the fsync'd write), sum of rates.
-		if !regexp.MustCompile(`(?m)^\s+` + n + `(\s+(\d+\.\d{3}|n/a)){6}$`).MatchString(stdout) {
+		// The compact table: GB/s of write and read.
+		if !regexp.MustCompile(`(?m)^\s+` + n + `(\s+\d+\.\d{3}){2}$`).MatchString(stdout) {
 			t.Errorf("no table row for %s threads:\n%s", n, stdout)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^outside the timed phases: launch \d+\.\d\d s, then \d+\.\d\d s over 3 points \(median \d+\.\d\d s per point\)$`).MatchString(stdout) {
+	if !regexp.MustCompile(`(?m)^outside the timed phases: launch \d+\.\d\d s, 3 points \d+\.\d\d s \(median \d+\.\d\d s\)$`).MatchString(stdout) {
 		t.Errorf("no line for the time outside the timed phases:\n%s", stdout)
+	}
+	for _, line := range strings.Split(stdout, "\n") {
+		if utf8.RuneCountInString(line) > 80 {
+			t.Errorf("a line over 80 columns: %q", line)
+		}
 	}
 	if left := harness.DirEntries(t, dir); len(left) != 0 {
 		t.Errorf("files left in --dir: %v", left)
@@ -271,20 +277,21 @@ func TestSweepInterruptedKeepsPoints(t *testing.T) {
 
 // A sweep over queue depth at one thread count: a point per depth, the
 // depth in the table and the file, the chart along depth, and compare
-// matches the points by depth.
+// matches the points by depth. It prints the full table (--details):
+// GB/s, first-done, sum of rates and IOPS of the random read.
 func TestSweepOverDepth(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	result := filepath.Join(out, "qd.json")
 	stdout, stderr, code := run(t, "sweep", "--threads", "2", "--iodepth", "1,8", "--engine", "io_uring", "--direct",
 		"--phases", "randread", "--total", "16MiB", "--block", "1MiB", "--rand-time", "1s", "--dir", dir,
-		"--output", result, "--chart-size", "640x480", "--progress", "off")
+		"--output", result, "--chart-size", "640x480", "--progress", "off", "--details")
 	if code != 0 {
 		if strings.Contains(stderr, "io_uring unavailable") {
 			t.Skipf("io_uring unavailable: %s", stderr)
 		}
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "iodepth 1, 8") || !regexp.MustCompile(`(?m)^\s+2\s+8\s+\d+\.\d{3}`).MatchString(stdout) {
+	if !strings.Contains(stdout, "iodepth 1, 8") || !regexp.MustCompile(`(?m)^\s+2\s+8(\s+\d+\.\d{3}){3}\s+\d+$`).MatchString(stdout) {
 		t.Errorf("table lacks the depth:\n%s", stdout)
 	}
 	s, err := study.Load(result)

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# iozone-vs-ioswarm.sh: real IOzone and `ioswarm iozone` on the same -+m
+# command lines, on the same 4 namespaced SSH nodes, with the same sizes,
+# alternating round after round, and the ratio ioswarm / IOzone of every
+# value IOzone prints.
+#
+# Usage: bench/iozone-vs-ioswarm.sh [ROUNDS]      (default 5; run as root)
+#   SIZE=256m   IOzone -s of the write and read lines (per file)
+#   REC=16m     IOzone -r of the write and read lines
+#   RSIZE=32m   -s of the random line     RREC=4k   its -r
+#   THREADS=8   IOzone -t (child i on node i mod 4, as a -+m threadlist)
+#   NODES=4     nodes of the bed          PREFIX=izb$$-  its namespace prefix
+#   LINES="write read random"             XFLAGS="none -x" (with and without -x)
+#   IOSWARM=/path/to/ioswarm (built from this tree if unset)
+#   IOSWARM_FLAGS="--drop-caches off" ioswarm's own flags (see Cache below)
+#   KEEP_OUT=DIR  keep every stdout the tools printed there
+#
+# The lines are the seeds' (T = THREADS, -+m the bed's threadlist):
+#   write   -i0 -c -e -w -r REC -s SIZE -t T -+n -+m LIST   (buffered, -e; keeps the files)
+#   read    -i1 -c -e -w -r REC -s SIZE -t T -+n -+m LIST   (reads the files write kept)
+#   random  -i0 -i2 -c -e -r RREC -s RSIZE -t T -+n -+m LIST
+# each once as is (IOzone's stonewall) and once with -x. Every round runs
+# every line with both tools, which one first alternating from round to
+# round (A B, B A, ...), each tool in a data directory of its own on the
+# machine's disk, which every node sees (as a parallel filesystem).
+#
+# How each tool runs:
+# - IOzone 3.489 (Debian's iozone3; scripts/install-iozone.sh installs it)
+#   runs in the bed's head namespace and starts its clients on the nodes
+#   through RSH, a wrapper around ssh with the bed's key and known_hosts,
+#   as test/ssh/iozone_real_test.go does; -+h names the head's address,
+#   which its clients connect back to.
+# - ioswarm iozone runs in the head namespace with the same command line,
+#   its threadlist naming the same nodes, --ssh-config and --identity of
+#   the bed.
+# Cache: IOzone never drops caches; ioswarm by default drops them before
+# every phase. Both run here on the same terms: the script drops the page
+# cache (sync; echo 3 > /proc/sys/vm/drop_caches) before every command of
+# either tool, and ioswarm gets --drop-caches off, so that within one
+# command (write then random read) neither drops. IOSWARM_FLAGS= (empty)
+# runs ioswarm as its users get it instead. The nodes share one kernel, so
+# one drop empties every node's cache.
+#
+# What it prints: per line, -x or not, test (initial writers, readers,
+# random readers, random writers) and figure (Children see, Parent sees
+# where printed (IOzone prints none with -+m), Min/Max/Avg throughput per
+# process, Min xfer), the median over the rounds of the ratio ioswarm /
+# IOzone taken within each round, with the lowest and highest ratio and
+# the median of each tool's own value. One round and tiny sizes check the
+# script works; the machine must be otherwise idle for the ratios to mean
+# anything, and the rounds say how much they spread.
+# shellcheck source-path=SCRIPTDIR
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+# shellcheck source=common.sh
+source "$HERE/common.sh"
+
+ROUNDS=${1:-5}
+SIZE=${SIZE:-256m} REC=${REC:-16m} RSIZE=${RSIZE:-32m} RREC=${RREC:-4k}
+THREADS=${THREADS:-8} NODES=${NODES:-4} PREFIX=${PREFIX:-izb$$-}
+LINES=${LINES:-write read random} XFLAGS=${XFLAGS:-none -x}
+if [ -z "${IOSWARM_FLAGS+set}" ]; then
+	IOSWARM_FLAGS="--drop-caches off"
+fi
+CLUSTER_SH=$ROOT/test/cluster/cluster.sh
+
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a whole number of at least 1, not '$ROUNDS'"
+if ((ROUNDS < 5)); then
+	echo "note: $ROUNDS round(s) check that the script runs; take ratios from 5 rounds or more" >&2
+fi
+[ "$(id -u)" = 0 ] || die "run as root: the bed is built from namespaces, and the caches are dropped"
+command -v python3 >/dev/null || die "python3 is needed for the medians"
+IOZONE=$(command -v iozone) || die "iozone is not installed: bash scripts/install-iozone.sh installs Debian's iozone3"
+
+make_work /var/tmp
+CL=$WORK/cl
+# The bed comes down before its directory (its pids and namespaces are
+# recorded there) is removed, on every way out.
+trap 'bash "$CLUSTER_SH" down "$CL" >/dev/null 2>&1 || true; rm -rf -- "$WORK"' EXIT
+build_ioswarm "$WORK"
+bash "$CLUSTER_SH" up "$CL" "$NODES" "$PREFIX" >&2 || die "cluster up failed"
+# shellcheck source=/dev/null
+source "$CL/env"
+HEAD=(nsenter --net="/run/netns/$CLUSTER_HEAD_NS" --)
+OUT=$WORK/out
+mkdir -p "$OUT" "$WORK/data/iozone" "$WORK/data/ioswarm"
+
+# The threadlists: child i on node i mod NODES, each tool in its own
+# directory. IOzone's names the nodes by address (its clients are started
+# through RSH, and connect back to -+h); ioswarm's by name, through the
+# bed's ssh_config.
+read -r -a ips <<<"$CLUSTER_IPS"
+read -r -a names <<<"$CLUSTER_NODES"
+: >"$WORK/list-iozone"
+: >"$WORK/list-ioswarm"
+for ((i = 0; i < THREADS; i++)); do
+	k=$((i % ${#ips[@]}))
+	echo "${ips[k]} $WORK/data/iozone $IOZONE" >>"$WORK/list-iozone"
+	echo "${names[k]} $WORK/data/ioswarm $IOZONE" >>"$WORK/list-ioswarm"
+done
+cat >"$WORK/rsh" <<EOF
+#!/bin/sh
+exec ssh -i $CLUSTER_IDENTITY -o UserKnownHostsFile=$CLUSTER_KNOWN_HOSTS -o StrictHostKeyChecking=yes -o BatchMode=yes -l root "\$@"
+EOF
+chmod 755 "$WORK/rsh"
+
+# line_args NAME XFLAG prints the IOzone arguments of a line, without -+m.
+line_args() {
+	local x=$2
+	[ "$x" = none ] && x=
+	case $1 in
+	write) echo "-i0 -c -e -w -r $REC -s $SIZE -t $THREADS -+n $x" ;;
+	read) echo "-i1 -c -e -w -r $REC -s $SIZE -t $THREADS -+n $x" ;;
+	random) echo "-i0 -i2 -c -e -r $RREC -s $RSIZE -t $THREADS -+n $x" ;;
+	*) die "unknown line '$1' in LINES (write, read, random)" ;;
+	esac
+}
+
+# run_iozone OUTFILE ARGS... runs real IOzone on the bed.
+run_iozone() {
+	local out=$1
+	shift
+	drop_caches
+	(cd "$WORK/data/iozone" && RSH=$WORK/rsh "${HEAD[@]}" "$IOZONE" "$@" -+m "$WORK/list-iozone" -+h "$CLUSTER_HEAD_IP") \
+		>"$out" 2>"$out.err" || die "iozone $* failed: $(tail -n 5 "$out.err" "$out")"
+}
+
+# run_ioswarm OUTFILE ARGS... runs ioswarm iozone on the bed.
+run_ioswarm() {
+	local out=$1
+	shift
+	drop_caches
+	# shellcheck disable=SC2086 # IOSWARM_FLAGS is a list of words
+	(cd "$WORK/data/ioswarm" && "${HEAD[@]}" "$IOSWARM" iozone "$@" -+m "$WORK/list-ioswarm" \
+		--ssh-config "$CLUSTER_SSH_CONFIG" --identity "$CLUSTER_IDENTITY" $IOSWARM_FLAGS) \
+		>"$out" 2>"$out.err" || die "ioswarm iozone $* failed: $(tail -n 5 "$out.err")"
+}
+
+# one_line ROUND NAME XFLAG TOOL runs a line with one tool.
+one_line() {
+	local round=$1 name=$2 x=$3 tool=$4 args
+	read -r -a args <<<"$(line_args "$name" "$x")"
+	"run_$tool" "$OUT/$round.$name.$x.$tool" "${args[@]}"
+}
+
+# both ROUND NAME XFLAG runs a line with both tools, in this round's order.
+both() { in_turn "$1" one_line_iozone one_line_ioswarm "$@"; }
+one_line_iozone() { one_line "$1" "$2" "$3" iozone; }
+one_line_ioswarm() { one_line "$1" "$2" "$3" ioswarm; }
+
+# clean removes what the kept files of a write and read left.
+clean() { find "$WORK/data/iozone" "$WORK/data/ioswarm" -mindepth 1 -delete; }
+
+# mib SIZE prints an IOzone size (kB, or with k, m or g) in MiB, rounded up.
+mib() {
+	local v=${1%[kKmMgG]} unit=${1: -1}
+	[[ $v =~ ^[0-9]+$ ]] || die "'$1' is not an IOzone size (a whole number of kB, or with k, m or g)"
+	case $unit in
+	m | M) echo "$v" ;;
+	g | G) echo $((v * 1024)) ;;
+	*) echo $(((v + 1023) / 1024)) ;;
+	esac
+}
+# Each tool keeps one set of files at a time (the write line's, or the
+# random line's), plus room.
+need_space /var/tmp $((2 * THREADS * ($(mib "$SIZE") > $(mib "$RSIZE") ? $(mib "$SIZE") : $(mib "$RSIZE")) + 256))
+echo "IOzone $IOZONE and $IOSWARM on $NODES nodes, $THREADS threads, rounds $ROUNDS, lines: $LINES, -x: $XFLAGS" >&2
+for ((r = 1; r <= ROUNDS; r++)); do
+	for x in $XFLAGS; do
+		for name in $LINES; do
+			both "$r" "$name" "$x"
+			echo "round $r: $name ($x) done" >&2
+			[ "$name" = read ] && clean
+		done
+		clean
+	done
+done
+if [ -n "${KEEP_OUT:-}" ]; then
+	mkdir -p "$KEEP_OUT" && cp "$OUT"/* "$KEEP_OUT"/
+fi
+
+python3 - "$OUT" "$ROUNDS" "$HERE" <<'EOF'
+import collections, os, re, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+sys.path.insert(0, sys.argv[3])
+from ratios import median_ci  # noqa: E402
+
+FIGURES = [("Children see", r"\tChildren see throughput for +\d+ (.+?) \t+= *([0-9.]+)"),
+           ("Parent sees", r"\tParent sees throughput for +\d+ (.+?) \t+= *([0-9.]+)"),
+           ("Min throughput", r"\tMin throughput per \w+ \t+= *([0-9.]+)"),
+           ("Max throughput", r"\tMax throughput per \w+ \t+= *([0-9.]+)"),
+           ("Avg throughput", r"\tAvg throughput per \w+ \t+= *([0-9.]+)"),
+           ("Min xfer", r"\tMin xfer \t+= *([0-9.]+)")]
+
+def parse(path):
+    """{(test, figure): value} from one IOzone report stream."""
+    got, test = {}, None
+    for line in open(path):
+        for fig, pat in FIGURES:
+            m = re.match(pat, line)
+            if not m:
+                continue
+            if len(m.groups()) == 2:
+                if fig == "Children see":
+                    test = m.group(1)
+                got[(m.group(1), fig)] = float(m.group(2))
+            elif test:
+                got[(test, fig)] = float(m.group(1))
+    return got
+
+vals = collections.defaultdict(lambda: collections.defaultdict(dict))  # key -> tool -> round -> value
+for name in sorted(os.listdir(out)):
+    if name.endswith(".err"):
+        continue
+    r, line, x, tool = name.split(".")
+    for (test, fig), v in parse(os.path.join(out, name)).items():
+        vals[(line, x, test, fig)][tool][int(r)] = v
+
+LINES = ["write", "read", "random"]
+TESTS = ["initial writers", "readers", "random readers", "random writers"]
+FIGS = [f for f, _ in FIGURES]
+
+def order(key):
+    line, x, test, fig = key
+    return (LINES.index(line) if line in LINES else 9, x != "none", TESTS.index(test) if test in TESTS else 9,
+            FIGS.index(fig))
+
+print(f"ioswarm / IOzone over {rounds} round(s): the median of the rounds' ratios, the lowest and highest,")
+print("the median's distribution-free 95% interval where the rounds allow one (bench/ratios.py), and each tool's median value")
+head = (f"{'line':7} {'-x':4} {'test':15} {'figure':15} {'ratio':>7} {'low':>7} {'high':>7} {'ci95':>13} "
+        f"{'ioswarm':>14} {'IOzone':>14}")
+print(head)
+print("-" * len(head))
+for key in sorted(vals, key=order):
+    line, x, test, fig = key
+    ours, theirs = vals[key].get("ioswarm", {}), vals[key].get("iozone", {})
+    both = sorted(set(ours) & set(theirs))
+    ratios = [ours[r] / theirs[r] for r in both if theirs[r] > 0]
+    if not ratios:
+        print(f"{line:7} {x:4} {test:15} {fig:15} {'n/a':>7}  (printed by {'ioswarm' if ours else 'IOzone'} only, or IOzone's value 0)")
+        continue
+    med, lo, hi, _ = median_ci(ratios)
+    ci = f"{lo:.3f}-{hi:.3f}" if lo is not None else "-"
+    print(f"{line:7} {x:4} {test:15} {fig:15} {med:7.3f} {min(ratios):7.3f} {max(ratios):7.3f} {ci:>13} "
+          f"{statistics.median(ours.values()):14.2f} {statistics.median(theirs.values()):14.2f}")
+EOF
