@@ -42,6 +42,10 @@ type Srun struct {
 	procs    []*srunProc
 	resolver *net.Resolver // nil: the system's; tests set one that sends no query
 	closed   bool
+
+	// guardProc is the step that removes bcast from every node when the
+	// job ends (srun_guard.go); nil when none runs.
+	guardProc *srunProc
 }
 
 // Allocation is the Slurm job this process runs in.
@@ -181,11 +185,13 @@ func (l *Srun) grace() time.Duration {
 // removes the sbcast copy from every node that got one.
 func (l *Srun) Close() error {
 	l.mu.Lock()
-	procs, bcast := l.procs, l.bcast
-	l.procs, l.bcast, l.closed = nil, "", true
+	procs, bcast, guard, placed := l.procs, l.bcast, l.guardProc, l.prepared
+	l.procs, l.bcast, l.guardProc, l.closed = nil, "", nil, true
 	l.mu.Unlock()
 	StopAll(procs)
-	if bcast == "" {
+	// Every node's guard removes the copy as it ends; when Close comes in
+	// the middle of Prepare, sbcast may still write after that.
+	if cleared := unguard(guard); bcast == "" || (cleared && placed) {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

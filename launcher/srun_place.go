@@ -39,6 +39,9 @@ func (l *Srun) place(ctx context.Context, targets []Target) (string, error) {
 	l.mu.Lock()
 	l.bcast = dst // a failed sbcast may have written some nodes: Close removes those too
 	l.mu.Unlock()
+	if err := l.guard(ctx, targets, dst); err != nil {
+		return "", err
+	}
 	t0 := time.Now()
 	cmd := exec.CommandContext(ctx, l.Tools.sbcast(), sbcastArgs(l.Binary, dst)...)
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }

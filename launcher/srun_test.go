@@ -22,13 +22,20 @@ type fakeSlurm struct {
 	tools SlurmTools
 }
 
-// fakeSrunScript skips srun's options and runs the command itself; $FAIL,
-// when its file exists, makes it print srun's launch failure instead.
+// fakeSrunScript skips srun's options and runs the command itself, once
+// per task of --ntasks, all on this machine and sharing srun's input;
+// $0.fail, when it exists, makes it print srun's launch failure instead.
 const fakeSrunScript = `#!/bin/sh
 echo "$*" >> "$0.calls"
 if [ -e "$0.fail" ]; then cat "$0.fail" >&2; exit 233; fi
-while [ $# -gt 0 ]; do case $1 in --*) shift;; *) break;; esac; done
-exec "$@"
+n=1
+while [ $# -gt 0 ]; do case $1 in --ntasks=*) n=${1#--ntasks=}; shift;; --*) shift;; *) break;; esac; done
+[ "$n" -gt 1 ] || exec "$@"
+exec 3<&0 # a job in the background would otherwise read /dev/null
+i=0
+while [ $i -lt $n ]; do "$@" <&3 3<&- & i=$((i + 1)); done
+exec 3<&-
+wait
 `
 
 // fakeSbcastScript copies the file, as sbcast --force --preserve does on

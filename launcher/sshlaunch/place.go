@@ -106,8 +106,11 @@ func (p *placement) place(ctx context.Context) error {
 
 // probe runs the probe script for paths ("" is the cached copy).
 func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (rankproto.ProbeAnswer, error) {
-	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
+	pctx, cancel := l.probeContext(ctx)
 	out, err := c.run(pctx, rankproto.ProbeCommand(l.build.hash, l.build.unames, paths), nil)
+	if err != nil && errors.Is(err, context.DeadlineExceeded) {
+		err = context.Cause(pctx) // which deadline, and what usually holds a probe
+	}
 	cancel()
 	if err != nil {
 		return rankproto.ProbeAnswer{}, fmt.Errorf("probing the node: %w", err)
@@ -118,7 +121,21 @@ func (l *SSH) probe(ctx context.Context, c *sshConn, paths []string) (rankproto.
 // probeTimeout bounds a session that probes a node. A dead link is the
 // keepalives' business; this bound is for a node that answers them but
 // hangs in the probe (a home on a dead NFS).
-func (l *SSH) probeTimeout() time.Duration { return l.connectTimeout() + time.Minute }
+func (l *SSH) probeTimeout() time.Duration {
+	if l.probeLimit > 0 {
+		return l.probeLimit
+	}
+	return l.connectTimeout() + time.Minute
+}
+
+// probeContext is ctx bounded by the probe's deadline, whose expiry says
+// what ran out: "context deadline exceeded" alone left the user to guess
+// that a login shell (~/.bashrc on a hung home) held the node.
+func (l *SSH) probeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	limit := l.probeTimeout()
+	return context.WithTimeoutCause(ctx, limit, fmt.Errorf("no answer within %v (--connect-timeout + 1m): "+
+		"is a login shell blocked there (~/.bashrc, a hung home directory)?", limit))
+}
 
 // settle decides about one candidate binary given the probe's answer
 // (state): use it, copy this build, or fail.

@@ -25,7 +25,7 @@ import (
 func (p *placement) quickStart(ctx context.Context) error {
 	l, c, t := p.l, p.conns[0], p.g[0]
 	args, stdin := p.spec(t, l.addressOf(c))
-	pctx, cancel := context.WithTimeout(ctx, l.probeTimeout())
+	pctx, cancel := l.probeContext(ctx)
 	defer cancel()
 	q, err := l.openQuick(pctx, c, t, args)
 	if err != nil {

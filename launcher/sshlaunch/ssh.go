@@ -46,6 +46,8 @@ type SSH struct {
 	conns  []*sshConn
 	procs  []*sshProc
 	closed bool
+
+	probeLimit time.Duration // tests shorten a probe's deadline; 0: probeTimeout's default
 }
 
 // sshNode is where one rank runs: its connection and its binary's path.

@@ -42,7 +42,9 @@ const (
 // Start brings up a cluster of n nodes and registers its teardown with
 // t.Cleanup, which also runs when the test fails. The test is skipped when
 // the machine cannot host one (not root, no unshare, nsenter or ip netns).
-// The cluster's directory lies under $IOSWARM_SLURM_BASE, else /var/tmp,
+// $IOSWARM_SLURM_PREFIX, when set, prefixes its namespace names (else
+// slurm.sh derives one from the directory); a prefix names one cluster
+// at a time. The cluster's directory lies under $IOSWARM_SLURM_BASE, else /var/tmp,
 // never under /tmp, which each node replaces with its own. It is removed
 // after a clean teardown of a passing test and kept otherwise, for its logs.
 func Start(t testing.TB, n int) *Cluster {
@@ -63,7 +65,13 @@ func Start(t testing.TB, n int) *Cluster {
 	t.Cleanup(func() { c.cleanup(t) })
 	ctx, cancel := context.WithTimeout(context.Background(), upTimeout)
 	defer cancel()
-	out, err := c.run(ctx, "up", c.Dir, strconv.Itoa(n)).CombinedOutput()
+	args := []string{"up", c.Dir, strconv.Itoa(n)}
+	if prefix := os.Getenv("IOSWARM_SLURM_PREFIX"); prefix != "" {
+		// Namespace names of the caller's choosing, so that concurrent
+		// users of one machine can keep their clusters apart by name.
+		args = append(args, prefix)
+	}
+	out, err := c.run(ctx, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("slurm.sh up %s %d: %v\n%s", c.Dir, n, err, out)
 	}

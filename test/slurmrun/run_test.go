@@ -187,7 +187,9 @@ func TestDeadNodeFailsNamingIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitFile(ctx, t, j, "done")
-	checkDeadRun(t, dir, "sbcast", "host node3 rank 2: sbcast of "+e.shared, "REQUEST_FILE_BCAST(node3): ")
+	// The copy's guard step, started before sbcast, is the first to find
+	// the node dead.
+	checkDeadRun(t, dir, "sbcast", "host node3 rank 2: sbcast of "+e.shared, "failed on node node3: ")
 	checkDeadRun(t, dir, "step", "host node3 rank 2: rank process exited: srun: exit status", "failed on node node3: ")
 	e.waitNoLeftovers(t, 5*time.Second)
 	e.waitNoSteps(ctx, t, j.id, 30*time.Second)

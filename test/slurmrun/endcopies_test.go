@@ -1,0 +1,83 @@
+package slurmrun
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"ioswarm/test/harness"
+)
+
+// twoRankScript runs two ranks on an allocation of four nodes, from the
+// shared binary, until it is stopped: sbcast puts a copy on all four
+// nodes, two of which run no rank that could remove it.
+const twoRankScript = `%[2]s run --launcher srun --threads 2 --dir %[3]s --total 32MiB --block 1MiB --iterations 1000 --drop-caches off 2>%[1]s/run.err &
+wait $!
+echo $? >%[1]s/run.rc
+`
+
+// However a job ends, no node of its allocation keeps the sbcast copy:
+// neither the nodes that run a rank nor those that run none, after
+// scancel and after the job's time limit, both of which end the
+// coordinator too. Slurm itself removes nothing here (no Epilog, no
+// job_container/tmpfs, TMPDIR=/tmp, as Debian's defaults).
+func TestJobEndLeavesNoCopyOnAnyNode(t *testing.T) {
+	e := newEnv(t, 4)
+	for _, end := range []struct {
+		name  string
+		args  []string
+		state string
+	}{
+		{"scancel", nil, "CANCELLED"},
+		{"time-limit", []string{"--time=1"}, "TIMEOUT"},
+	} {
+		t.Run(end.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			dir, data := sharedDir(t, e, end.name+"-")
+			args := append([]string{"-N4", "-J", "ioswarm-" + end.name}, end.args...)
+			j := e.submit(ctx, t, dir, fmt.Sprintf(twoRankScript, dir, e.shared, data), args...)
+			ended := filepath.Join(dir, "run.rc")
+			if !harness.Poll(2*time.Minute, 50*time.Millisecond, func() bool {
+				return len(harness.DirEntries(t, data)) > 0 || fileExists(ended)
+			}) || fileExists(ended) {
+				t.Fatalf("no job directory in %s; stderr:\n%s", data, readFile(t, filepath.Join(dir, "run.err")))
+			}
+			copies := e.copiesOnNodes(t, e.c.Nodes...)
+			if n := countJobCopies(copies, j.id); n != 4 {
+				t.Fatalf("sbcast copies while job %s runs: %q, want one of it on each of the 4 nodes", j.id, copies)
+			}
+			if end.name == "scancel" {
+				if err := e.c.Login(ctx, "scancel", j.id).Run(); err != nil {
+					t.Fatalf("scancel %s: %v", j.id, err)
+				}
+			}
+			state, err := e.c.WaitJob(ctx, j.id)
+			if err != nil || state != end.state {
+				t.Fatalf("job %s ended %s (%v), want %s", j.id, state, err, end.state)
+			}
+			var left []string
+			if !harness.Poll(30*time.Second, 100*time.Millisecond, func() bool {
+				left = e.copiesOnNodes(t, e.c.Nodes...)
+				return len(left) == 0
+			}) {
+				t.Errorf("sbcast copies left after the job ended %s: %q; stderr:\n%s", state, left, readFile(t, filepath.Join(dir, "run.err")))
+			}
+			e.waitNoLeftovers(t, 30*time.Second)
+		})
+	}
+}
+
+// countJobCopies counts the copies of job id among "node:path" entries.
+func countJobCopies(copies []string, id string) int {
+	n := 0
+	for _, c := range copies {
+		if strings.Contains(c, ":/tmp/ioswarm-"+id+"-") {
+			n++
+		}
+	}
+	return n
+}
