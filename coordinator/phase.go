@@ -14,100 +14,140 @@ import (
 	"ioswarm/wire"
 )
 
-// phase runs one timed phase on every rank and reduces it.
+// phase runs one timed phase on every rank and reduces it: its untimed
+// preparation, the release time, the timed run, then the records.
 func (j *job) phase(ctx context.Context, ph settings.Phase, iter int) (result.Phase, error) {
 	p := result.Phase{Name: ph.String(), Iteration: iter}
-	// Untimed: a write finds its files gone, any other phase finds them
-	// full. A shared file is made first, by rank 0 alone.
-	if j.o.Layout == settings.Shared && !ph.IsMeta() {
-		if _, err := j.s.coord.Call(ctx, wire.KindShared, func(r int) any {
-			return wire.MakeShared{Phase: ph, Make: r == 0}
-		}); err != nil {
-			return p, fmt.Errorf("making the shared file: %w", err)
-		}
-	}
-	sources := j.placeReads(&p)
-	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, func(r int) any {
-		return wire.Prepare{Phase: ph, Sources: sources(r)}
-	}); err != nil {
-		return p, fmt.Errorf("preparing files: %w", err)
-	}
-	if err := j.dropCaches(ctx, &p); err != nil {
+	if err := j.preparePhase(ctx, ph, &p); err != nil {
 		return p, err
 	}
-	if err := j.resident(ctx, &p); err != nil {
-		return p, err
-	}
-	if ph.IsRead() {
-		j.readWarnings(&p)
-	}
-	// Fresh offsets for this phase: clocks drift, and a phase's records
-	// are converted with the estimate taken just before it. Ranks with no
-	// thread in this job (a sweep's smaller points) have no records and
-	// need no release: probing them cost a 200-node sweep on the test bed
-	// ~0.13 s a phase at every point.
-	working := func(r int) bool { return len(j.threads[r]) > 0 }
-	members, err := j.s.coord.ProbeClocks(ctx, working)
+	rel, err := j.planRelease(ctx, &p)
 	if err != nil {
-		return p, fmt.Errorf("clock probe: %w", err)
+		return p, err
 	}
-	j.members = members
-	var maxErr int64
-	for r, m := range members {
-		if working(r) {
-			maxErr = max(maxErr, m.ClockError)
-		}
-	}
-	perRank := j.threadsPerRank()
-	sent := clock.Now()
-	release := sent + int64(j.s.ready.lead(perRank)) + 4*maxErr
-	j.release = release
-	p.ReleaseLeadNS = release - sent
 	if j.o.Progress != nil {
-		j.o.Progress.Start(p.Name, iter, j.o.Total, j.stonewall(ph))
-		stop, followed := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(followed)
-			follow(j.s.coord.Notes(), j.o.Progress, ph, release, stop)
-		}()
-		// End comes after the last Update: wait for the follower.
-		defer func() { close(stop); <-followed; j.o.Progress.End() }()
+		// End comes after the phase's last warning, as it always has.
+		defer j.followProgress(ph, iter, rel.at)()
 	}
 	replies, err := callAll[wire.RunReply](ctx, j.s.coord, wire.KindRun, "run", func(r int) any {
-		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: members[r].ToRank(release),
+		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: rel.members[r].ToRank(rel.at),
 			StonewallNS: int64(j.stonewall(ph)), FirstDoneStop: j.o.FirstDoneStop && !ph.IsMeta()}
 	})
 	if err != nil {
 		return p, err
 	}
-	if err := j.collect(ctx, &p, replies); err != nil {
+	if err := j.finishPhase(ctx, ph, &p, replies, rel); err != nil {
 		return p, err
 	}
-	late := j.noteReadiness(&p, replies, sent, perRank)
-	j.clientCacheUse(&p, replies)
+	return p, nil
+}
+
+// preparePhase readies the files untimed (a write finds its files gone,
+// any other phase finds them full; a shared file is made first, by rank 0
+// alone), drops the caches and measures what stayed resident.
+func (j *job) preparePhase(ctx context.Context, ph settings.Phase, p *result.Phase) error {
+	if j.o.Layout == settings.Shared && !ph.IsMeta() {
+		if _, err := j.s.coord.Call(ctx, wire.KindShared, func(r int) any {
+			return wire.MakeShared{Phase: ph, Make: r == 0}
+		}); err != nil {
+			return fmt.Errorf("making the shared file: %w", err)
+		}
+	}
+	sources := j.placeReads(p)
+	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, func(r int) any {
+		return wire.Prepare{Phase: ph, Sources: sources(r)}
+	}); err != nil {
+		return fmt.Errorf("preparing files: %w", err)
+	}
+	if err := j.dropCaches(ctx, p); err != nil {
+		return err
+	}
+	if err := j.resident(ctx, p); err != nil {
+		return err
+	}
+	if ph.IsRead() {
+		j.readWarnings(p)
+	}
+	return nil
+}
+
+// releasePlan is when a phase's threads start, on the coordinator's clock,
+// and what it was computed from.
+type releasePlan struct {
+	members []barrier.MemberInfo // the clock probe the release was converted with
+	maxErr  int64                // the largest clock error of a working rank
+	sent    int64                // when the run requests went out
+	at      int64                // the release moment
+	perRank int                  // the most threads a rank runs
+}
+
+// planRelease probes the clocks afresh (clocks drift, and a phase's
+// records are converted with the estimate taken just before it) and sets
+// the release far enough ahead for the slowest rank and the clock error.
+// Ranks with no thread in this job (a sweep's smaller points) have no
+// records and need no release: probing them cost a 200-node sweep on the
+// test bed ~0.13 s a phase at every point.
+func (j *job) planRelease(ctx context.Context, p *result.Phase) (releasePlan, error) {
+	working := func(r int) bool { return len(j.threads[r]) > 0 }
+	members, err := j.s.coord.ProbeClocks(ctx, working)
+	if err != nil {
+		return releasePlan{}, fmt.Errorf("clock probe: %w", err)
+	}
+	j.members = members
+	rel := releasePlan{members: members, perRank: j.threadsPerRank()}
+	for r, m := range members {
+		if working(r) {
+			rel.maxErr = max(rel.maxErr, m.ClockError)
+		}
+	}
+	rel.sent = clock.Now()
+	rel.at = rel.sent + int64(j.s.ready.lead(rel.perRank)) + 4*rel.maxErr
+	j.release = rel.at
+	p.ReleaseLeadNS = rel.at - rel.sent
+	return rel, nil
+}
+
+// followProgress shows the phase's progress from the ranks' notes and
+// returns what ends it: End comes after the last Update.
+func (j *job) followProgress(ph settings.Phase, iter int, release int64) (end func()) {
+	j.o.Progress.Start(ph.String(), iter, j.o.Total, j.stonewall(ph))
+	stop, followed := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(followed)
+		follow(j.s.coord.Notes(), j.o.Progress, ph, release, stop)
+	}()
+	return func() { close(stop); <-followed; j.o.Progress.End() }
+}
+
+// finishPhase turns the ranks' run replies into the phase's records and
+// figures, and warns of what makes them doubtful.
+func (j *job) finishPhase(ctx context.Context, ph settings.Phase, p *result.Phase, replies []wire.RunReply, rel releasePlan) error {
+	if err := j.collect(ctx, p, replies); err != nil {
+		return err
+	}
+	late := j.noteReadiness(p, replies, rel.sent, rel.perRank)
+	j.clientCacheUse(p, replies)
 	p.FirstDoneNote = figures.FirstDoneNote(p.Name, j.o.Direct, j.o.Fsync)
-	if err := figures.Reduce(&p); err != nil {
-		return p, fmt.Errorf("reduce: %w", err)
+	if err := figures.Reduce(p); err != nil {
+		return fmt.Errorf("reduce: %w", err)
 	}
-	if err := j.series(ctx, &p); err != nil {
-		return p, err
+	if err := j.series(ctx, p); err != nil {
+		return err
 	}
-	if w := lateWarning(&p, late); w != "" {
-		p.Warnings = append(p.Warnings, w)
-		j.warn(w)
-	}
-	if w := skewWarning(&p, maxErr); w != "" {
-		p.Warnings = append(p.Warnings, w)
-		j.warn(w)
+	for _, w := range []string{lateWarning(p, late), skewWarning(p, rel.maxErr)} {
+		if w != "" {
+			p.Warnings = append(p.Warnings, w)
+			j.warn(w)
+		}
 	}
 	p.TimedBytes = p.Bytes
 	if j.o.Engine == settings.IOUring {
 		p.IODepth = j.o.IODepth
-		figures.ReduceDepth(&p)
+		figures.ReduceDepth(p)
 	}
 	p.Verified = j.o.Verify && ph.IsRead()
 	j.noteTouches(ph)
-	return p, nil
+	return nil
 }
 
 // collect converts every rank's records to the coordinator's clock, merges
@@ -133,24 +173,38 @@ func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunRe
 		if err := intervals.add(replies[r].Intervals); err != nil {
 			return fmt.Errorf("rank %d: bad latency intervals: %w", r, err)
 		}
-		for k, tr := range replies[r].Threads {
-			p.Threads = append(p.Threads, threads[k])
-			th := &p.Threads[len(p.Threads)-1]
-			writer := tr.Thread
-			if wire.Phase(p.Name).IsRead() {
-				writer = j.sources[tr.Thread]
-			}
-			if !j.wholeFile(wire.Phase(p.Name)) {
-				// (A random phase over a whole shared file touches every
-				// thread's part: no one writer.)
-				th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
-			}
-			p.Stonewalled = p.Stonewalled || tr.Stonewalled
-		}
+		j.addThreads(p, replies[r].Threads, threads)
 	}
 	p.ReleaseSkewNS = figures.ReleaseSkew(released)
 	p.Histogram = merged.Sparse()
 	p.LatencySeries = intervals.series(j.release)
+	return j.firstDoneBytes(ctx, p, replies)
+}
+
+// addThreads appends one rank's thread records (threads, already on the
+// coordinator's clock, from their run records recs) to the phase, with
+// the thread that wrote each file.
+func (j *job) addThreads(p *result.Phase, recs []wire.ThreadRecord, threads []result.Thread) {
+	for k, tr := range recs {
+		p.Threads = append(p.Threads, threads[k])
+		th := &p.Threads[len(p.Threads)-1]
+		writer := tr.Thread
+		if wire.Phase(p.Name).IsRead() {
+			writer = j.sources[tr.Thread]
+		}
+		if !j.wholeFile(wire.Phase(p.Name)) {
+			// (A random phase over a whole shared file touches every
+			// thread's part: no one writer.)
+			th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
+		}
+		p.Stonewalled = p.Stonewalled || tr.Stonewalled
+	}
+}
+
+// firstDoneBytes tells every rank the moment the first thread finished
+// and records the bytes (and metadata operations) each thread had done
+// by then.
+func (j *job) firstDoneBytes(ctx context.Context, p *result.Phase, replies []wire.RunReply) error {
 	first := p.Threads[0].EndNS
 	for _, t := range p.Threads {
 		first = min(first, t.EndNS)
