@@ -8,7 +8,6 @@ import (
 	"ioswarm/barrier"
 	"ioswarm/clock"
 	"ioswarm/figures"
-	"ioswarm/histogram"
 	"ioswarm/result"
 	"ioswarm/settings"
 	"ioswarm/wire"
@@ -150,107 +149,6 @@ func (j *job) finishPhase(ctx context.Context, ph settings.Phase, p *result.Phas
 	return nil
 }
 
-// collect converts every rank's records to the coordinator's clock, merges
-// the latency histograms, and asks every rank for its bytes at the
-// first-done moment.
-func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunReply) error {
-	merged := histogram.New()
-	var intervals latencyIntervals
-	var released []int64
-	for r := range replies {
-		rel, threads := onCoordinatorClock(r, j.members[r], j.s.targets[r].Host, replies[r])
-		if replies[r].ReleasedAt != 0 {
-			// (A rank with no threads in this phase was not released.)
-			released = append(released, rel)
-		}
-		if h := replies[r].Histogram; h != nil {
-			hr, err := histogram.FromSparse(h)
-			if err != nil {
-				return fmt.Errorf("rank %d: bad histogram: %w", r, err)
-			}
-			merged.Merge(hr)
-		}
-		if err := intervals.add(replies[r].Intervals); err != nil {
-			return fmt.Errorf("rank %d: bad latency intervals: %w", r, err)
-		}
-		j.addThreads(p, replies[r].Threads, threads)
-	}
-	p.ReleaseSkewNS = figures.ReleaseSkew(released)
-	p.Histogram = merged.Sparse()
-	p.LatencySeries = intervals.series(j.release)
-	return j.firstDoneBytes(ctx, p, replies)
-}
-
-// addThreads appends one rank's thread records (threads, already on the
-// coordinator's clock, from their run records recs) to the phase, with
-// the thread that wrote each file.
-func (j *job) addThreads(p *result.Phase, recs []wire.ThreadRecord, threads []result.Thread) {
-	for k, tr := range recs {
-		p.Threads = append(p.Threads, threads[k])
-		th := &p.Threads[len(p.Threads)-1]
-		writer := tr.Thread
-		if wire.Phase(p.Name).IsRead() {
-			writer = j.sources[tr.Thread]
-		}
-		if !j.wholeFile(wire.Phase(p.Name)) {
-			// (A random phase over a whole shared file touches every
-			// thread's part: no one writer.)
-			th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
-		}
-		p.Stonewalled = p.Stonewalled || tr.Stonewalled
-	}
-}
-
-// firstDoneBytes tells every rank the moment the first thread finished
-// and records the bytes (and metadata operations) each thread had done
-// by then.
-func (j *job) firstDoneBytes(ctx context.Context, p *result.Phase, replies []wire.RunReply) error {
-	first := p.Threads[0].EndNS
-	for _, t := range p.Threads {
-		first = min(first, t.EndNS)
-	}
-	fd, err := callAll[wire.FirstDoneReply](ctx, j.s.coord, wire.KindFirstDone, "first-done", func(r int) any {
-		return wire.FirstDone{At: j.members[r].ToRank(first)}
-	})
-	if err != nil {
-		return fmt.Errorf("first-done bytes: %w", err)
-	}
-	i := 0
-	for r, reply := range fd {
-		if len(reply.Bytes) != len(replies[r].Threads) {
-			return fmt.Errorf("rank %d: bad first-done reply (%d counts for %d threads)", r, len(reply.Bytes), len(replies[r].Threads))
-		}
-		for k, n := range reply.Bytes {
-			p.Threads[i].BytesAtFirstDone = n
-			if wire.Phase(p.Name).IsMeta() && k < len(reply.Ops) {
-				p.Threads[i].OpsAtFirstDone = reply.Ops[k]
-			}
-			i++
-		}
-	}
-	return nil
-}
-
-// onCoordinatorClock converts rank r's run reply to the coordinator's
-// clock (m is its clock probe): the moment it released its threads, and
-// its threads' records. Rank times become coordinator times only through
-// m.FromRank, as coordinator times sent to a rank go through m.ToRank.
-func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunReply) (released int64, threads []result.Thread) {
-	for _, tr := range rep.Threads {
-		threads = append(threads, result.Thread{
-			Host: host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
-			StartNS: m.FromRank(tr.StartNS), EndNS: m.FromRank(tr.EndNS),
-			IODepthAchievedMean: tr.DepthMean, IODepthAchievedMax: tr.DepthMax, IODepthSamples: tr.DepthSamples, FsyncNS: tr.FsyncNS, CloseNS: tr.CloseNS,
-			IODepthKernelAtSubmitMean: tr.KernelDepthMean, IODepthKernelAtSubmitMax: tr.KernelDepthMax,
-			IODepthKernelSamples: tr.KernelDepthSamples, IODepthKernelTimeMean: tr.KernelDepthTimeMean,
-			IODepthKernelSpanNS: tr.KernelDepthSpanNS,
-		})
-		firstStopOnCoordinatorClock(&threads[len(threads)-1], m, tr)
-		cpuTimeOf(&threads[len(threads)-1], tr)
-	}
-	return m.FromRank(rep.ReleasedAt), threads
-}
-
 // noteReadiness sets the phase's release margin from the moments the ranks'
 // threads were all waiting (on the coordinator's clock), keeps how long
 // the slowest rank took from the run request sent at sent for the next
@@ -282,74 +180,6 @@ func (j *job) threadsPerRank() int {
 	return n
 }
 
-// dropCaches drops caches on every node and records the weakest method any
-// node used: a phase is only as cold as its warmest node.
-func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
-	drops, err := callAll[wire.DropReply](ctx, j.s.coord, wire.KindDrop, "drop", same(wire.Drop{Phase: wire.Phase(p.Name)}))
-	if err != nil {
-		return fmt.Errorf("drop caches: %w", err)
-	}
-	var method settings.DropMethod
-	j.cold.dropBy = make([]settings.DropMethod, len(drops))
-	for r, d := range drops {
-		j.cold.dropBy[r] = d.Method
-		if d.Warning != "" && !j.warned(d.Warning) {
-			j.warn(fmt.Sprintf("host %s: %s", j.s.targets[r].Host, d.Warning))
-		}
-		if method == "" {
-			method = d.Method
-		}
-		method = settings.Weaker(method, d.Method)
-	}
-	p.CacheDrop = method
-	return nil
-}
-
-func (j *job) warned(msg string) bool {
-	for _, w := range j.res.Warnings {
-		if len(w) >= len(msg) && w[len(w)-len(msg):] == msg {
-			return true
-		}
-	}
-	return false
-}
-
-// resident records the fraction of the job's file pages still in the page
-// cache as the phase starts: the figure that says whether a read phase
-// measured the filesystem or memory.
-func (j *job) resident(ctx context.Context, p *result.Phase) error {
-	replies, err := callAll[wire.ResidentReply](ctx, j.s.coord, wire.KindResident, "residency", same(wire.Resident{Phase: wire.Phase(p.Name)}))
-	if err != nil {
-		return fmt.Errorf("page-cache residency: %w", err)
-	}
-	var res, tot int64
-	byHost := map[string][2]int64{}
-	var order []string
-	for r, rr := range replies {
-		res += rr.Resident
-		tot += rr.Total
-		if len(j.threads[r]) == 0 {
-			continue
-		}
-		h := j.s.targets[r].Host
-		if _, ok := byHost[h]; !ok {
-			order = append(order, h)
-		}
-		byHost[h] = [2]int64{byHost[h][0] + rr.Resident, byHost[h][1] + rr.Total}
-	}
-	if tot > 0 {
-		p.ResidentFraction = float64(res) / float64(tot)
-	}
-	for _, h := range order {
-		hr := result.HostResidency{Host: h}
-		if c := byHost[h]; c[1] > 0 {
-			hr.ResidentFraction = float64(c[0]) / float64(c[1])
-		}
-		p.ResidentByHost = append(p.ResidentByHost, hr)
-	}
-	return nil
-}
-
 // wholeFile says whether phase draws offsets over all of a shared file.
 func (j *job) wholeFile(phase wire.Phase) bool {
 	return j.o.Layout == settings.Shared && j.o.RandScope == settings.ScopeFile && phase.IsRandom()
@@ -363,29 +193,6 @@ func (j *job) hostOfThread(t int) string {
 		return ""
 	}
 	return j.threadHost[t]
-}
-
-// readWarnings checks the seed's sizing rule and the residency of a read
-// phase before it runs, and records what a reader of its figure must know.
-func (j *job) readWarnings(p *result.Phase) {
-	j.judgeRead(p)
-	p.CacheGuard = cacheGuard(coldEverywhere(p.CacheVerdicts), j.clientCache, j.o.ServerCache, j.o.Total)
-	if p.CacheGuard.Warned {
-		p.Warnings = append(p.Warnings, guardWarning(p.Name, p.CacheGuard, j.kernels, p.CacheDrop))
-	}
-	shift := 0
-	if p.ReadShift != nil {
-		shift = *p.ReadShift
-	}
-	p.Warnings = append(p.Warnings, residencyWarnings(p, j.o.DropCaches, j.o.Direct, shift)...)
-	if w := verdictWarning(p); w != "" {
-		p.Warnings = append(p.Warnings, w)
-	}
-	for _, w := range p.Warnings {
-		if !j.warned(w) {
-			j.warn(w)
-		}
-	}
 }
 
 // stonewall is the phase's time limit: --stonewall, and for random
