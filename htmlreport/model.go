@@ -6,14 +6,11 @@ import (
 	"html/template"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"ioswarm/acceptance"
-	"ioswarm/settings"
 	"ioswarm/study"
-	"ioswarm/units"
 	"ioswarm/wire"
 )
 
@@ -230,78 +227,6 @@ func sortPhases(ps, order []string) {
 	sort.Slice(ps, func(i, j int) bool { return slices.Index(order, ps[i]) < slices.Index(order, ps[j]) })
 }
 
-func studyOf(s *study.Sweep, name string) Study {
-	st := Study{Name: name, Describe: s.Describe(), Complete: s.Complete, Error: s.Error}
-	su := s.Setup
-	io := "buffered"
-	if su.Direct {
-		io = "O_DIRECT"
-	}
-	engine := su.Engine
-	if engine == "" {
-		engine = settings.Sync
-	}
-	st.Config = [][2]string{
-		{"phases", su.Phases.Join(", ")},
-		{"size held fixed", s.SizeText()},
-		{"record size", units.FormatSize(su.BlockSize)},
-		{"random op size", units.FormatSize(su.RandBlockSize)},
-		{"I/O", io + ", fsync " + onOff(su.Fsync) + ", engine " + engine.String()},
-		{"iterations per point", strconv.Itoa(su.Iterations)},
-		{"directory", su.Dir},
-		{"nodes", strconv.Itoa(s.Hosts())},
-	}
-	seenCmd := map[string]bool{}
-	for _, p := range s.Points {
-		if c := p.CommandLine; c != "" && !seenCmd[c] {
-			seenCmd[c] = true
-			st.Commands = append(st.Commands, c)
-		}
-		for _, w := range p.Warnings {
-			st.Warnings = append(st.Warnings, Warning{Threads: p.Config.Threads, Text: w})
-		}
-	}
-	if len(s.Points) > 0 {
-		st.Nodes = nodesOf(s)
-	}
-	return st
-}
-
-// nodesOf lists the nodes of the study's largest point, each once.
-func nodesOf(s *study.Sweep) []Node {
-	p := s.Points[0]
-	for _, q := range s.Points {
-		if len(q.Hosts) > len(p.Hosts) {
-			p = q
-		}
-	}
-	var out []Node
-	at := map[string]int{}
-	for _, h := range p.Hosts {
-		if i, ok := at[h.Host]; ok {
-			out[i].Ranks++
-			continue
-		}
-		at[h.Host] = len(out)
-		cache := "page cache"
-		if len(h.CacheNotes) > 0 {
-			cache = strings.Join(h.CacheNotes, "; ")
-		}
-		if h.CacheBytes > 0 {
-			cache = units.FormatBytes(h.CacheBytes) + ": " + cache
-		}
-		mount, memory := "not recorded", "not recorded"
-		if h.MountPoint != "" {
-			mount = strings.TrimPrefix(h.FSSource+" on "+h.MountPoint, " on ")
-		}
-		if h.MemTotal > 0 {
-			memory = units.FormatBytes(h.MemTotal)
-		}
-		out = append(out, Node{Host: h.Host, Kernel: h.Kernel, FS: h.FSType, Mount: mount, Memory: memory, ClientCache: cache, Ranks: 1})
-	}
-	return out
-}
-
 func rowOf(name string, f study.Figure) Row {
 	r := Row{Study: name, Phase: f.Phase, Threads: f.Threads, Iterations: f.Iterations, Complete: f.Complete,
 		GBs:        spreadText(f.Bandwidth/1e9, f.BandwidthStat.Stddev/1e9, f.Iterations, "%.3f"),
@@ -322,80 +247,4 @@ func spreadText(mean, sd float64, iterations int, format string) string {
 		return fmt.Sprintf(format, mean)
 	}
 	return fmt.Sprintf(format+" ± "+format, mean, sd)
-}
-
-// peaksOf is each phase's best complete point and its figure at the
-// study's largest thread count.
-func peaksOf(s *study.Sweep, name string) []Peak {
-	var out []Peak
-	for _, phase := range s.Phases() {
-		var best, last *study.Figure
-		for _, f := range s.Figures() {
-			if f.Phase != phase || !f.Complete {
-				continue
-			}
-			f := f
-			if best == nil || quoted(f) > quoted(*best) {
-				best = &f
-			}
-			if last == nil || f.Threads > last.Threads {
-				last = &f
-			}
-		}
-		if best == nil {
-			continue
-		}
-		out = append(out, Peak{Study: name, Phase: phase, Unit: unitOf(phase),
-			Peak: figureText(*best), PeakAt: best.Threads, Sustained: figureText(*last), SustainedAt: last.Threads})
-	}
-	return out
-}
-
-// unitOf is the unit a phase's quoted figure is shown in: GB/s, IOPS, or
-// operations per second for metadata phases.
-func unitOf(phase string) string {
-	switch {
-	case wire.Phase(phase).IsMeta():
-		return "ops/s"
-	case wire.Phase(phase).CountsOps():
-		return "IOPS"
-	}
-	return "GB/s"
-}
-
-// figureText is a point's quoted figure in its unit (without the unit).
-func figureText(f study.Figure) string {
-	if wire.Phase(f.Phase).CountsOps() {
-		return fmt.Sprintf("%.0f", f.IOPS)
-	}
-	return fmt.Sprintf("%.3f", f.Bandwidth/1e9)
-}
-
-// quoted is the figure to quote for a point: IOPS (or operations per
-// second) for phases counted in operations, bandwidth otherwise.
-func quoted(f study.Figure) float64 {
-	if wire.Phase(f.Phase).CountsOps() {
-		return f.IOPS
-	}
-	return f.Bandwidth
-}
-
-func compareOf(a, b *study.Sweep, an, bn string) Comparison {
-	c := Comparison{A: an, B: bn, Diffs: study.ConfigDiff(a, b)}
-	for _, p := range study.Match(a, b) {
-		if p.A == nil || p.B == nil {
-			continue
-		}
-		c.Rows = append(c.Rows, CompareRow{Phase: p.Phase, Threads: p.Threads, Unit: unitOf(p.Phase),
-			A: figureText(*p.A), B: figureText(*p.B),
-			Change: study.FormatChange(quoted(*p.A), quoted(*p.B)), Noise: study.Noise(p.A, p.B)})
-	}
-	return c
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
