@@ -74,25 +74,8 @@ func contentWith(ss []*study.Sweep, lb Labels) (content, error) {
 			if len(ss) > 1 {
 				l.legend = g.legend + " · " + names[i]
 			}
-			for _, f := range g.points {
-				if f.Threads < 1 {
-					return content{}, fmt.Errorf("%s: a point of %d threads cannot be drawn on a log axis", names[i], f.Threads)
-				}
-				x := float64(f.Threads)
-				if c.byDepth {
-					x = float64(f.IODepth)
-				}
-				bs := f.BandwidthStat
-				l.bw = append(l.bw, xy{X: x, Y: f.Bandwidth / 1e9})
-				l.bwErr = append(l.bwErr, errorOf(f.Bandwidth/1e9, bs.Stddev/1e9, f.Iterations))
-				if wire.Phase(phase).CountsOps() {
-					is := f.IOPSStat
-					l.iops = append(l.iops, xy{X: x, Y: f.IOPS})
-					l.iopsErr = append(l.iopsErr, errorOf(f.IOPS, is.Stddev, f.Iterations))
-				}
-				l.spread = l.spread || f.Iterations > 1
-				c.iterations = max(c.iterations, f.Iterations)
-				c.widen(x)
+			if err := c.plot(&l, g.points, names[i]); err != nil {
+				return content{}, err
 			}
 			if len(l.bw) > 0 {
 				c.random = c.random || wire.Phase(phase).CountsOps()
@@ -114,6 +97,33 @@ func contentWith(ss []*study.Sweep, lb Labels) (content, error) {
 	c.bwLabel = or(lb.YLabel, c.bwLabel)
 	c.iopsLabel = or(lb.IOPSLabel, c.iopsLabel)
 	return c, nil
+}
+
+// plot puts a group's points on line l: its x (threads, or depth when
+// every study swept depth alone), its bandwidth and IOPS with their
+// spread, and widens the axes to them. name is the group's study.
+func (c *content) plot(l *line, points []study.Figure, name string) error {
+	for _, f := range points {
+		if f.Threads < 1 {
+			return fmt.Errorf("%s: a point of %d threads cannot be drawn on a log axis", name, f.Threads)
+		}
+		x := float64(f.Threads)
+		if c.byDepth {
+			x = float64(f.IODepth)
+		}
+		bs := f.BandwidthStat
+		l.bw = append(l.bw, xy{X: x, Y: f.Bandwidth / 1e9})
+		l.bwErr = append(l.bwErr, errorOf(f.Bandwidth/1e9, bs.Stddev/1e9, f.Iterations))
+		if wire.Phase(l.phase).CountsOps() {
+			is := f.IOPSStat
+			l.iops = append(l.iops, xy{X: x, Y: f.IOPS})
+			l.iopsErr = append(l.iopsErr, errorOf(f.IOPS, is.Stddev, f.Iterations))
+		}
+		l.spread = l.spread || f.Iterations > 1
+		c.iterations = max(c.iterations, f.Iterations)
+		c.widen(x)
+	}
+	return nil
 }
 
 // errorOf is a point's spread over its iterations, the sample standard
