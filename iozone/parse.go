@@ -223,67 +223,20 @@ func (p *parser) flag(c byte) error {
 // value applies an option with its argument; attached says the argument
 // was in the same word as the letter.
 func (p *parser) value(c byte, val string, attached bool) error {
-	cmd := p.cmd
 	opt := "-" + string(c)
 	switch c {
 	case 'i':
-		n, err := count(opt, val)
-		if err != nil {
-			return err
-		}
-		if n < 0 {
-			n = 0 // IOzone's rule for a negative test number
-		}
-		if n > 2 {
-			return &OptionError{Option: opt + " " + val, Msg: "test " + val + " (" + testName(n) + ") not supported",
-				Hint: "ioswarm runs -i 0 (write, rewrite), -i 1 (read, re-read) and -i 2 (random read, random write)"}
-		}
-		cmd.Tests = append(cmd.Tests, n)
+		return p.test(opt, val)
 	case 's':
-		kb, err := kilobytes(opt, val)
-		if err != nil {
-			return err
-		}
-		if kb <= 0 {
-			kb = DefaultFileSize >> 10 // IOzone: a size of 0 or less becomes 512 kB
-		}
-		p.sCount++
-		cmd.FileSize, cmd.FileSizeSet = kb<<10, true
-		cmd.Settings = append(cmd.Settings, fmt.Sprintf("File size set to %d kB", kb))
+		return p.fileSize(opt, val)
 	case 'r':
-		kb, err := kilobytes(opt, val)
-		if err != nil {
-			return err
-		}
-		b := kb << 10
-		if kb <= 0 {
-			b = DefaultRecordSize // IOzone's rule for -r 0
-		}
-		if b > MaxRecordSize {
-			return &OptionError{Option: opt, Msg: fmt.Sprintf("Error: maximum record size %d kB is greater than maximum buffer size %d kB", b>>10, MaxRecordSize>>10)}
-		}
-		p.rCount++
-		cmd.RecordSize, cmd.RecordSizeSet = b, true
-		cmd.Settings = append(cmd.Settings, fmt.Sprintf("Record Size %d kB", b>>10))
+		return p.recordSize(opt, val)
 	case 't':
-		n, err := streams(opt, val, defaultThreads)
-		if err != nil {
-			return err
-		}
-		cmd.Threads = append(cmd.Threads, n)
-		cmd.throughputMode, cmd.HeaderCount = true, n
+		return p.threads(opt, val)
 	case 'l':
-		n, err := streams(opt, val, 1)
-		if err != nil {
-			return err
-		}
-		cmd.MinProcs, cmd.throughputMode, cmd.HeaderCount = n, true, n
+		return p.minProcs(opt, val)
 	case 'u':
-		n, err := streams(opt, val, 1)
-		if err != nil {
-			return err
-		}
-		cmd.MaxProcs, cmd.throughputMode = n, true
+		return p.maxProcs(opt, val)
 	case 'F':
 		return p.files(val)
 	case '+':
@@ -291,9 +244,89 @@ func (p *parser) value(c byte, val string, attached bool) error {
 	case 'b':
 		return &OptionError{Option: opt, Msg: "not supported: ioswarm writes no .xls workbook",
 			Hint: "use --csv FILE for a spreadsheet (one row per phase) or --output FILE for the full JSON result; -R prints IOzone's table"}
-	default:
-		return unsupported(opt)
 	}
+	return unsupported(opt)
+}
+
+// test takes -i: one test number, of those ioswarm runs.
+func (p *parser) test(opt, val string) error {
+	n, err := count(opt, val)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		n = 0 // IOzone's rule for a negative test number
+	}
+	if n > 2 {
+		return &OptionError{Option: opt + " " + val, Msg: "test " + val + " (" + testName(n) + ") not supported",
+			Hint: "ioswarm runs -i 0 (write, rewrite), -i 1 (read, re-read) and -i 2 (random read, random write)"}
+	}
+	p.cmd.Tests = append(p.cmd.Tests, n)
+	return nil
+}
+
+// fileSize takes -s, in kB unless suffixed.
+func (p *parser) fileSize(opt, val string) error {
+	kb, err := kilobytes(opt, val)
+	if err != nil {
+		return err
+	}
+	if kb <= 0 {
+		kb = DefaultFileSize >> 10 // IOzone: a size of 0 or less becomes 512 kB
+	}
+	p.sCount++
+	p.cmd.FileSize, p.cmd.FileSizeSet = kb<<10, true
+	p.cmd.Settings = append(p.cmd.Settings, fmt.Sprintf("File size set to %d kB", kb))
+	return nil
+}
+
+// recordSize takes -r, in kB unless suffixed, up to IOzone's buffer.
+func (p *parser) recordSize(opt, val string) error {
+	kb, err := kilobytes(opt, val)
+	if err != nil {
+		return err
+	}
+	b := kb << 10
+	if kb <= 0 {
+		b = DefaultRecordSize // IOzone's rule for -r 0
+	}
+	if b > MaxRecordSize {
+		return &OptionError{Option: opt, Msg: fmt.Sprintf("Error: maximum record size %d kB is greater than maximum buffer size %d kB", b>>10, MaxRecordSize>>10)}
+	}
+	p.rCount++
+	p.cmd.RecordSize, p.cmd.RecordSizeSet = b, true
+	p.cmd.Settings = append(p.cmd.Settings, fmt.Sprintf("Record Size %d kB", b>>10))
+	return nil
+}
+
+// threads takes -t: throughput mode with that many streams.
+func (p *parser) threads(opt, val string) error {
+	n, err := streams(opt, val, defaultThreads)
+	if err != nil {
+		return err
+	}
+	p.cmd.Threads = append(p.cmd.Threads, n)
+	p.cmd.throughputMode, p.cmd.HeaderCount = true, n
+	return nil
+}
+
+// minProcs takes -l, the smallest stream count of a -l/-u range.
+func (p *parser) minProcs(opt, val string) error {
+	n, err := streams(opt, val, 1)
+	if err != nil {
+		return err
+	}
+	p.cmd.MinProcs, p.cmd.throughputMode, p.cmd.HeaderCount = n, true, n
+	return nil
+}
+
+// maxProcs takes -u, the largest stream count of a -l/-u range.
+func (p *parser) maxProcs(opt, val string) error {
+	n, err := streams(opt, val, 1)
+	if err != nil {
+		return err
+	}
+	p.cmd.MaxProcs, p.cmd.throughputMode = n, true
 	return nil
 }
 
