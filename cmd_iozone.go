@@ -51,54 +51,22 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 		_, err := fmt.Fprint(o.stdout, iozone.Help)
 		return err
 	}
-	ours, theirs, err := splitLongFlags(o.args)
+	line, err := parseIOzoneLine(o)
 	if err != nil {
 		return err
 	}
-	cmd, err := iozone.Parse(theirs)
-	if err != nil {
-		return usage.Wrap(err)
-	}
-	if cmd.Help {
+	if line.cmd.Help {
 		fmt.Fprint(o.stdout, iozone.Help)
 		return nil
 	}
-	if err := cmd.CheckRecords(); err != nil {
-		return usage.Wrap(err)
-	}
-	if cmd.ClientFile != "" {
-		if err := checkClientFile(cmd); err != nil {
-			return err
-		}
-	}
-	ro, err := parseRunFlags(ours)
-	if err != nil {
-		return err
-	}
-	if err := checkFormat(ro.Format, "table", "json", "csv"); err != nil {
-		return err
-	}
+	cmd, ro := line.cmd, line.run
 	table := ro.Format == "table"
 	if table {
 		if err := iozone.WriteHeader(o.stdout, cmd, iozoneCommandLine(o), time.Now()); err != nil {
 			return err
 		}
 	}
-	var jobs []*result.Job
-	var runErr error
-	for i, n := range cmd.ThreadCounts() {
-		job, err := runIOzonePoint(ctx, o, cmd, n, ours, i == 0)
-		if job != nil {
-			jobs = append(jobs, job)
-			if table {
-				runErr = printIOzoneJob(o, cmd, job)
-			}
-		}
-		if err != nil || runErr != nil {
-			runErr = errors.Join(runErr, err)
-			break
-		}
-	}
+	jobs, runErr := runIOzonePoints(ctx, o, line, table)
 	var saveErr error
 	if ro.Output != "" && len(jobs) > 0 {
 		saveErr = writeFile("output", ro.Output, func(w io.Writer) error { return writeIOzoneJSON(w, cmd, o, jobs) })
@@ -107,6 +75,68 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 		return errors.Join(runErr, saveErr)
 	}
 	return errors.Join(printIOzoneEnd(o, ro.Format, cmd, jobs), saveErr)
+}
+
+// iozoneLine is an iozone command line parsed: IOzone's options, and
+// run's long flags as given (ours) and parsed.
+type iozoneLine struct {
+	cmd  iozone.Command
+	ours []string
+	run  runOptions
+}
+
+// parseIOzoneLine splits the words into IOzone's options and run's long
+// flags and checks both; a line asking for help is not checked further.
+func parseIOzoneLine(o iozoneOptions) (iozoneLine, error) {
+	ours, theirs, err := splitLongFlags(o.args)
+	if err != nil {
+		return iozoneLine{}, err
+	}
+	cmd, err := iozone.Parse(theirs)
+	if err != nil {
+		return iozoneLine{}, usage.Wrap(err)
+	}
+	if cmd.Help {
+		return iozoneLine{cmd: cmd}, nil
+	}
+	if err := cmd.CheckRecords(); err != nil {
+		return iozoneLine{}, usage.Wrap(err)
+	}
+	if cmd.ClientFile != "" {
+		if err := checkClientFile(cmd); err != nil {
+			return iozoneLine{}, err
+		}
+	}
+	ro, err := parseRunFlags(ours)
+	if err != nil {
+		return iozoneLine{}, err
+	}
+	if err := checkFormat(ro.Format, "table", "json", "csv"); err != nil {
+		return iozoneLine{}, err
+	}
+	return iozoneLine{cmd: cmd, ours: ours, run: ro}, nil
+}
+
+// runIOzonePoints runs the line at each of its thread counts, printing
+// each job as it ends when table, and stops at the first that fails. It
+// returns the jobs that ran, the failed one included.
+func runIOzonePoints(ctx context.Context, o iozoneOptions, line iozoneLine, table bool) ([]*result.Job, error) {
+	var jobs []*result.Job
+	var runErr error
+	for i, n := range line.cmd.ThreadCounts() {
+		job, err := runIOzonePoint(ctx, o, line.cmd, n, line.ours, i == 0)
+		if job != nil {
+			jobs = append(jobs, job)
+			if table {
+				runErr = printIOzoneJob(o, line.cmd, job)
+			}
+		}
+		if err != nil || runErr != nil {
+			runErr = errors.Join(runErr, err)
+			break
+		}
+	}
+	return jobs, runErr
 }
 
 // iozoneCommandLine is what IOzone's "Command line used:" line shows:
