@@ -116,37 +116,12 @@ func runStudy(ctx context.Context, o studyOptions) error {
 	if err != nil {
 		return err
 	}
-	spec, err := jobFrom(&o.ioOptions, &o.reportOptions, &o.launchOptions, o.given, 0, 1, o.stderr)
+	sp, spec, err := studyRunPlan(o, plan, expect)
 	if err != nil {
 		return err
 	}
-	sp := sweep.StudyPlan{Launch: spec.launch,
-		Study: &study.Study{Version: fullVersion(), Kind: study.StudyKind, Plan: plan.Canonical(), CommandLine: o.commandLine}}
-	if sp.Sections, sp.Study.Label, err = studySections(o, plan, spec); err != nil {
-		return err
-	}
-	for i := range sp.Sections {
-		if err := o.retrying.apply(&sp.Sections[i].Plan, &o.launchOptions, o.stderr); err != nil {
-			return err
-		}
-	}
-	if err := checkStudyExpect(expect, sp.Sections); err != nil {
-		return err
-	}
-	out := studyOutput(o, plan)
-	if out == "" {
-		return usage.Errorf("study: --output FILE: a study keeps its points in a file (or give --plan, whose name it takes)")
-	}
-	resumed, err := resumeStudy(o.stderr, &sp, out, o.Resume, o.ResumeAnyway)
+	out, err := studyOutputReady(ctx, o, plan, &sp)
 	if err != nil {
-		return err
-	}
-	// A resumed study's file is rewritten, not replaced: no note, but it
-	// must still be writable before any rank starts.
-	if err := checkOutputs(o.stderr, outputPath{"output", out, !resumed}); err != nil {
-		return err
-	}
-	if sp.Deadline, err = studyDeadline(ctx, o); err != nil {
 		return err
 	}
 	pr := newStudyPrinter(o.stdout, o.stderr, &sp, spec.rep.progress)
@@ -165,6 +140,50 @@ func runStudy(ctx context.Context, o studyOptions) error {
 		return runErr
 	}
 	return judge(o.stdout, sp.Study.Flatten(), expect)
+}
+
+// studyRunPlan is the study's launch and sections, every point validated
+// and retried as the flags say, and the expectations checked against
+// them; and the job the flags describe.
+func studyRunPlan(o studyOptions, plan *studyplan.Plan, expect []acceptance.Expectation) (sweep.StudyPlan, jobSpec, error) {
+	spec, err := jobFrom(&o.ioOptions, &o.reportOptions, &o.launchOptions, o.given, 0, 1, o.stderr)
+	if err != nil {
+		return sweep.StudyPlan{}, spec, err
+	}
+	sp := sweep.StudyPlan{Launch: spec.launch,
+		Study: &study.Study{Version: fullVersion(), Kind: study.StudyKind, Plan: plan.Canonical(), CommandLine: o.commandLine}}
+	if sp.Sections, sp.Study.Label, err = studySections(o, plan, spec); err != nil {
+		return sp, spec, err
+	}
+	for i := range sp.Sections {
+		if err := o.retrying.apply(&sp.Sections[i].Plan, &o.launchOptions, o.stderr); err != nil {
+			return sp, spec, err
+		}
+	}
+	return sp, spec, checkStudyExpect(expect, sp.Sections)
+}
+
+// studyOutputReady is the study's file, resumed when it holds points of
+// this study, and checked writable before any rank starts; it also sets
+// the study's deadline.
+func studyOutputReady(ctx context.Context, o studyOptions, plan *studyplan.Plan, sp *sweep.StudyPlan) (string, error) {
+	out := studyOutput(o, plan)
+	if out == "" {
+		return "", usage.Errorf("study: --output FILE: a study keeps its points in a file (or give --plan, whose name it takes)")
+	}
+	resumed, err := resumeStudy(o.stderr, sp, out, o.Resume, o.ResumeAnyway)
+	if err != nil {
+		return "", err
+	}
+	// A resumed study's file is rewritten, not replaced: no note, but it
+	// must still be writable before any rank starts.
+	if err := checkOutputs(o.stderr, outputPath{"output", out, !resumed}); err != nil {
+		return "", err
+	}
+	if sp.Deadline, err = studyDeadline(ctx, o); err != nil {
+		return "", err
+	}
+	return out, nil
 }
 
 // studySections are the plan's sections as sweeps on the study's launch,
