@@ -204,30 +204,13 @@ func (j *job) setup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := j.sameFilesystem(facts); err != nil {
+	if err := j.useFacts(facts); err != nil {
 		return err
 	}
-	j.facts = facts
-	j.dropper = j.droppers(facts)
-	j.noteKernels(facts)
-	j.initColdReads()
-	j.clientCache, j.kernels = j.sumClientCache(facts)
-	if j.o.TotalAuto {
-		if err := j.sizeAuto(); err != nil {
-			return err
-		}
-	}
 	if j.o.Reuse != "" {
-		m, err := j.findKept(ctx)
-		if err != nil {
+		if err := j.useKept(ctx); err != nil {
 			return err
 		}
-		// The kept files hold the kept job's pattern: read and verify
-		// them with its seed.
-		j.filesOf, j.seed, j.keptThreads, j.kept = m.JobID, m.Seed, m.Threads, m
-		j.applyKept(m)
-		j.res.Config.ReusedJob = m.JobID
-		j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
 	}
 	if err := j.checkPlan(facts); err != nil {
 		return err
@@ -240,6 +223,51 @@ func (j *job) setup(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("checking nodes: %w", err)
 	}
+	if err := j.noteHosts(replies, facts); err != nil {
+		return err
+	}
+	j.notePlan()
+	if _, err := j.s.coord.Call(ctx, wire.KindCreate, same(wire.Empty{})); err != nil {
+		return fmt.Errorf("creating job directory: %w", err)
+	}
+	return j.testShared(ctx)
+}
+
+// useFacts checks that every node measures one filesystem and keeps what
+// the nodes' facts decide: who drops each kernel's cache, the client
+// caches, and --total auto's size.
+func (j *job) useFacts(facts []nodefacts.Facts) error {
+	if err := j.sameFilesystem(facts); err != nil {
+		return err
+	}
+	j.facts = facts
+	j.dropper = j.droppers(facts)
+	j.noteKernels(facts)
+	j.initColdReads()
+	j.clientCache, j.kernels = j.sumClientCache(facts)
+	if j.o.TotalAuto {
+		return j.sizeAuto()
+	}
+	return nil
+}
+
+// useKept finds the job --reuse names and takes its files: they hold the
+// kept job's pattern, so they are read and verified with its seed.
+func (j *job) useKept(ctx context.Context) error {
+	m, err := j.findKept(ctx)
+	if err != nil {
+		return err
+	}
+	j.filesOf, j.seed, j.keptThreads, j.kept = m.JobID, m.Seed, m.Threads, m
+	j.applyKept(m)
+	j.res.Config.ReusedJob = m.JobID
+	j.s.o.Log.Printf("--reuse: reading the files job %s kept in %s\n", m.JobID, wire.JobDir(j.dirOf(j.s.targets[0]), m.JobID))
+	return nil
+}
+
+// noteHosts refuses a node that cannot run the job as asked, passes on
+// the nodes' warnings, and records every working rank's host.
+func (j *job) noteHosts(replies []wire.SetupReply, facts []nodefacts.Facts) error {
 	for r, s := range replies {
 		t := j.s.targets[r]
 		if len(j.threads[r]) == 0 {
@@ -264,11 +292,7 @@ func (j *job) setup(ctx context.Context) error {
 			FSBlockSize: f.BlockSize, Stripe: f.Stripe, ClientCache: hostClientCache(f.ClientCache),
 		})
 	}
-	j.notePlan()
-	if _, err := j.s.coord.Call(ctx, wire.KindCreate, same(wire.Empty{})); err != nil {
-		return fmt.Errorf("creating job directory: %w", err)
-	}
-	return j.testShared(ctx)
+	return nil
 }
 
 // sourcesOf lists, for each of rank r's threads, whose file it reads.
