@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -13,8 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"ioswarm/coordinator"
-	"ioswarm/hostlist"
-	"ioswarm/internal/usage"
 	"ioswarm/iozone"
 	"ioswarm/report"
 	"ioswarm/result"
@@ -51,54 +48,22 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 		_, err := fmt.Fprint(o.stdout, iozone.Help)
 		return err
 	}
-	ours, theirs, err := splitLongFlags(o.args)
+	line, err := parseIOzoneLine(o)
 	if err != nil {
 		return err
 	}
-	cmd, err := iozone.Parse(theirs)
-	if err != nil {
-		return usage.Wrap(err)
-	}
-	if cmd.Help {
+	if line.cmd.Help {
 		fmt.Fprint(o.stdout, iozone.Help)
 		return nil
 	}
-	if err := cmd.CheckRecords(); err != nil {
-		return usage.Wrap(err)
-	}
-	if cmd.ClientFile != "" {
-		if err := checkClientFile(cmd); err != nil {
-			return err
-		}
-	}
-	ro, err := parseRunFlags(ours)
-	if err != nil {
-		return err
-	}
-	if err := checkFormat(ro.Format, "table", "json", "csv"); err != nil {
-		return err
-	}
+	cmd, ro := line.cmd, line.run
 	table := ro.Format == "table"
 	if table {
 		if err := iozone.WriteHeader(o.stdout, cmd, iozoneCommandLine(o), time.Now()); err != nil {
 			return err
 		}
 	}
-	var jobs []*result.Job
-	var runErr error
-	for i, n := range cmd.ThreadCounts() {
-		job, err := runIOzonePoint(ctx, o, cmd, n, ours, i == 0)
-		if job != nil {
-			jobs = append(jobs, job)
-			if table {
-				runErr = printIOzoneJob(o, cmd, job)
-			}
-		}
-		if err != nil || runErr != nil {
-			runErr = errors.Join(runErr, err)
-			break
-		}
-	}
+	jobs, runErr := runIOzonePoints(ctx, o, line, table)
 	var saveErr error
 	if ro.Output != "" && len(jobs) > 0 {
 		saveErr = writeFile("output", ro.Output, func(w io.Writer) error { return writeIOzoneJSON(w, cmd, o, jobs) })
@@ -107,6 +72,28 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 		return errors.Join(runErr, saveErr)
 	}
 	return errors.Join(printIOzoneEnd(o, ro.Format, cmd, jobs), saveErr)
+}
+
+// runIOzonePoints runs the line at each of its thread counts, printing
+// each job as it ends when table, and stops at the first that fails. It
+// returns the jobs that ran, the failed one included.
+func runIOzonePoints(ctx context.Context, o iozoneOptions, line iozoneLine, table bool) ([]*result.Job, error) {
+	var jobs []*result.Job
+	var runErr error
+	for i, n := range line.cmd.ThreadCounts() {
+		job, err := runIOzonePoint(ctx, o, line.cmd, n, line.ours, i == 0)
+		if job != nil {
+			jobs = append(jobs, job)
+			if table {
+				runErr = printIOzoneJob(o, line.cmd, job)
+			}
+		}
+		if err != nil || runErr != nil {
+			runErr = errors.Join(runErr, err)
+			break
+		}
+	}
+	return jobs, runErr
 }
 
 // iozoneCommandLine is what IOzone's "Command line used:" line shows:
@@ -185,127 +172,6 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 		fmt.Fprintf(o.stderr, "ioswarm iozone -t %d ran the same job as: ioswarm run %s\n", threads, shellWords(args))
 	}
 	return job, err
-}
-
-// iozoneRunArgs are the `ioswarm run` flags that run cmd at a thread
-// count, ioswarm's own flags from the command line included: run as
-// printed, they give the same job.
-func iozoneRunArgs(cmd iozone.Command, threads int, ours []string) ([]string, error) {
-	args, err := cmd.RunArgs(threads)
-	if err != nil {
-		return nil, usage.Wrap(err)
-	}
-	if !hasFlag(ours, "rand-time") {
-		// IOzone's random tests do every operation.
-		args = append(args, "--rand-time", "0")
-	}
-	if !cmd.NoStonewall && !hasFlag(ours, "first-done-stop") {
-		// IOzone's default stonewall, live (docs/iozone.md).
-		args = append(args, "--first-done-stop")
-	}
-	if !hasFlag(ours, "read-shift") {
-		// IOzone reads on the node that wrote: so do we, unless asked.
-		args = append(args, "--read-shift", "0")
-	}
-	if cmd.NeedsExistingFiles() && !hasFlag(ours, "reuse") {
-		args = append(args, "--reuse", coordinator.ReuseLatest)
-	}
-	return append(args, ours...), nil
-}
-
-// shellWords joins args for a shell, quoting the words that need it.
-func shellWords(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = a
-		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;~#!") {
-			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// checkClientFile applies IOzone's rule: no more threads than lines.
-func checkClientFile(cmd iozone.Command) error {
-	f, err := hostlist.OpenRegular(cmd.ClientFile)
-	if err != nil {
-		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
-	}
-	defer f.Close()
-	entries, err := hostlist.ParseIOzone(f, cmd.ClientFile)
-	if err != nil {
-		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
-	}
-	if err := iozone.CheckClients(len(entries), cmd.MaxThreads()); err != nil {
-		return usage.Errorf("-+m %s: %w", cmd.ClientFile, err)
-	}
-	return nil
-}
-
-// splitLongFlags separates ioswarm's own flags (--name, --name=value and
-// the value after a --name that takes one) from IOzone's, which start
-// with a single dash.
-// An unknown long flag is an error here, before its value could be
-// taken for an IOzone option.
-func splitLongFlags(args []string) (ours, theirs []string, err error) {
-	takesValue := map[string]bool{}
-	var ro runOptions
-	flags := ro.flags()
-	for _, f := range flags {
-		if _, isBool := f.(*cli.BoolFlag); !isBool {
-			for _, n := range f.Names() {
-				takesValue[n] = true
-			}
-		}
-	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, hasValue := strings.CutPrefix(a, "--")
-		if !hasValue || name == "" {
-			theirs = append(theirs, a)
-			continue
-		}
-		n, _, eq := strings.Cut(name, "=")
-		if flagOf(flags, n) == nil {
-			return nil, nil, usage.Errorf("iozone: %w", flagProblem(flags, fmt.Errorf("flag provided but not defined: -%s", n)))
-		}
-		ours = append(ours, a)
-		if !eq && takesValue[n] && i+1 < len(args) {
-			i++
-			ours = append(ours, args[i])
-		}
-	}
-	return ours, theirs, nil
-}
-
-func hasFlag(args []string, name string) bool {
-	return slices.ContainsFunc(args, func(a string) bool {
-		return a == "--"+name || strings.HasPrefix(a, "--"+name+"=")
-	})
-}
-
-// parseRunFlags parses args against run's flags, which the iozone
-// command takes too.
-func parseRunFlags(args []string) (runOptions, error) {
-	var ro runOptions
-	set := flag.NewFlagSet("iozone", flag.ContinueOnError)
-	set.SetOutput(io.Discard)
-	flags := ro.flags()
-	for _, f := range flags {
-		if err := f.Apply(set); err != nil {
-			return ro, err
-		}
-	}
-	if err := set.Parse(args); err != nil {
-		return ro, usage.Errorf("iozone: %w", flagProblem(flags, err))
-	}
-	if set.NArg() > 0 {
-		return ro, usage.Errorf("iozone: unexpected argument %q", set.Arg(0))
-	}
-	ro.given = given{}
-	set.Visit(func(f *flag.Flag) { ro.given[f.Name] = true })
-	ro.HostsGiven = ro.given["hosts"]
-	return ro, nil
 }
 
 // writeIOzoneJSON writes the jobs with every IOzone line's value, in

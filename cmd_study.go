@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -122,37 +120,12 @@ func runStudy(ctx context.Context, o studyOptions) error {
 	if err != nil {
 		return err
 	}
-	spec, err := jobFrom(&o.ioOptions, &o.reportOptions, &o.launchOptions, o.given, 0, 1, o.stderr)
+	sp, spec, err := studyRunPlan(o, plan, expect)
 	if err != nil {
 		return err
 	}
-	sp := sweep.StudyPlan{Launch: spec.launch,
-		Study: &study.Study{Version: fullVersion(), Kind: study.StudyKind, Plan: plan.Canonical(), CommandLine: o.commandLine}}
-	if sp.Sections, sp.Study.Label, err = studySections(o, plan, spec); err != nil {
-		return err
-	}
-	for i := range sp.Sections {
-		if err := o.retrying.apply(&sp.Sections[i].Plan, &o.launchOptions, o.stderr); err != nil {
-			return err
-		}
-	}
-	if err := checkStudyExpect(expect, sp.Sections); err != nil {
-		return err
-	}
-	out := studyOutput(o, plan)
-	if out == "" {
-		return usage.Errorf("study: --output FILE: a study keeps its points in a file (or give --plan, whose name it takes)")
-	}
-	resumed, err := resumeStudy(o.stderr, &sp, out, o.Resume, o.ResumeAnyway)
+	out, err := studyOutputReady(ctx, o, plan, &sp)
 	if err != nil {
-		return err
-	}
-	// A resumed study's file is rewritten, not replaced: no note, but it
-	// must still be writable before any rank starts.
-	if err := checkOutputs(o.stderr, outputPath{"output", out, !resumed}); err != nil {
-		return err
-	}
-	if sp.Deadline, err = studyDeadline(ctx, o); err != nil {
 		return err
 	}
 	pr := newStudyPrinter(o.stdout, o.stderr, &sp, spec.rep.progress)
@@ -171,43 +144,6 @@ func runStudy(ctx context.Context, o studyOptions) error {
 		return runErr
 	}
 	return judge(o.stdout, sp.Study.Flatten(), expect)
-}
-
-// studySections are the plan's sections as sweeps on the study's launch,
-// every point validated, and the study's label.
-func studySections(o studyOptions, plan *studyplan.Plan, spec jobSpec) ([]sweep.Section, string, error) {
-	var out []sweep.Section
-	label := ""
-	for _, s := range plan.Sections {
-		sec, err := sectionPlan(plan, s, spec.launch, o.commandLine)
-		if err != nil {
-			return nil, "", err
-		}
-		if spec.rep.progress != nil {
-			sec.Plan.Base.Progress = spec.rep.progress
-		}
-		if sec.Plan.Base.Label == "" {
-			sec.Plan.Base.Label = o.Label
-		}
-		if _, err := sweep.Points(sec.Plan.Base, sec.Plan.Launch, sec.Plan.Threads, sec.Plan.Depths); err != nil {
-			return nil, "", fmt.Errorf("[%s] %w", s.Name, err)
-		}
-		label = sec.Plan.Base.Label
-		out = append(out, sec)
-	}
-	return out, label, nil
-}
-
-// studyDeadline is when the study must be done (zero: never), said on
-// stderr.
-func studyDeadline(ctx context.Context, o studyOptions) (time.Time, error) {
-	deadline, from, err := sweepDeadline(ctx, o.TimeBudget, time.Now())
-	if err != nil || deadline.IsZero() {
-		return deadline, err
-	}
-	fmt.Fprintf(o.stderr, "time budget: %s left (%s); a point that would not end by then is not started\n",
-		units.FormatDuration(int64(time.Until(deadline))), from)
-	return deadline, nil
 }
 
 // studyPlanOf is the plan of the flags: --plan's file or the section
@@ -257,20 +193,6 @@ func studyPlanOf(o studyOptions) (*studyplan.Plan, error) {
 		return nil, usage.Errorf("study: no section to run")
 	}
 	return plan, nil
-}
-
-// studyOutput is the study's file: --resume's, --output, or the plan
-// file's name with .json.
-func studyOutput(o studyOptions, plan *studyplan.Plan) string {
-	switch {
-	case o.Output != "":
-		return o.Output
-	case o.Resume != "":
-		return o.Resume
-	case o.PlanFile != "":
-		return strings.TrimSuffix(o.PlanFile, filepath.Ext(o.PlanFile)) + ".json"
-	}
-	return ""
 }
 
 // checkStudyExpect refuses, before anything runs, an expectation no

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"ioswarm/acceptance"
 	"ioswarm/chart"
 	"ioswarm/coordinator"
 	"ioswarm/internal/usage"
@@ -87,13 +88,8 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 	if err != nil {
 		return err
 	}
-	chartBase := sweepChartBase(o.Chart, o.Output)
-	svg, png := "", ""
-	if chartBase != "" {
-		svg, png = chart.Paths(chartBase)
-	}
-	if err := checkOutputs(o.stderr, outputPath{"output", o.Output, true}, outputPath{"csv", o.CSV, false},
-		outputPath{"chart", svg, true}, outputPath{"chart", png, true}); err != nil {
+	chartBase, err := checkSweepOutputs(o)
+	if err != nil {
 		return err
 	}
 	out := newSweepPrinter(o.stdout, o.Format, plan.NewSweep(), o.CSV, progress)
@@ -110,6 +106,25 @@ func runSweep(ctx context.Context, o sweepOptions) error {
 	if runErr != nil {
 		return errors.Join(runErr, saveErr)
 	}
+	return finishSweep(o, sw, saveErr, expect)
+}
+
+// checkSweepOutputs checks, before any rank starts, that every file the
+// sweep will write can be written, and returns the chart's base path
+// ("" for no chart).
+func checkSweepOutputs(o sweepOptions) (chartBase string, err error) {
+	chartBase = sweepChartBase(o.Chart, o.Output)
+	svg, png := "", ""
+	if chartBase != "" {
+		svg, png = chart.Paths(chartBase)
+	}
+	return chartBase, checkOutputs(o.stderr, outputPath{"output", o.Output, true}, outputPath{"csv", o.CSV, false},
+		outputPath{"chart", svg, true}, outputPath{"chart", png, true})
+}
+
+// finishSweep prints a finished sweep as JSON when asked, then judges it
+// against the expectations; saveErr is the error of saving its files.
+func finishSweep(o sweepOptions, sw *study.Sweep, saveErr error, expect []acceptance.Expectation) error {
 	if o.Format == "json" {
 		if err := study.WriteJSON(o.stdout, sw); err != nil {
 			return errors.Join(err, saveErr)

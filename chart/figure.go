@@ -130,6 +130,9 @@ func (p *panel) fitY() {
 	p.y.lo, p.y.hi = 0, max(top*1.08, 1e-3)
 }
 
+// legendRow is a legend row's height, in its font size.
+const legendRow = 1.3
+
 // layout places everything in a picture of w×h pixels. It measures text
 // with face, the font both writers draw with.
 func (f *figure) layout(w, h int, face *typeface) *scene {
@@ -143,65 +146,11 @@ func (f *figure) layout(w, h int, face *typeface) *scene {
 	top := z.margin + float64(len(titleLines))*z.title*1.2 + 6
 	boxTop := func(panelTop float64) float64 { return panelTop + face.capHeight(z.tick)/2 + 2 }
 	legendTop := boxTop(top)
-
-	const rowOf = 1.3 // a legend row's height, in its font size
-	legendSize := z.legend
-	if n := float64(len(f.legend)); n > 0 {
-		// A long legend (a timeline per node) shrinks to fit the height.
-		legendSize = max(7, min(z.legend, (H-z.margin-legendTop)/n/rowOf))
-	}
-	// A quarter wider than measured: an SVG renderer that ignores the
-	// embedded font (librsvg) substitutes a wider one, and the legend
-	// must still fit. It takes at most 40% of the width: beyond that its
-	// text shrinks (long names in a comparison, a narrow picture).
-	column := 0.0
-	if len(f.legend) > 0 {
-		textW := 0.0
-		for _, e := range f.legend {
-			textW = max(textW, face.width(e.text, legendSize))
-		}
-		column = (z.thumb+6+textW)*5/4 + 16
-		if limit := 0.4 * W; column > limit && textW > 0 {
-			shrunk := max(7, legendSize*((limit-16)*4/5-z.thumb-6)/textW)
-			textW *= shrunk / legendSize
-			legendSize = shrunk
-			column = (z.thumb+6+textW)*5/4 + 16
-		}
-	}
+	legendSize, column := f.legendFit(face, z, W, H, legendTop)
 	plotLeft, plotRight := z.margin, W-column-z.margin
+	f.drawTitle(s, face, z, titleLines, plotLeft, plotRight, W)
 
-	// The title, centred over the plots; a line too long for them gets
-	// the whole width, and shrinks if even that is too narrow.
-	for i, line := range titleLines {
-		size, centre := z.title, (plotLeft+plotRight)/2
-		if tw := face.width(line, size); tw > plotRight-plotLeft {
-			centre = W / 2
-			size = max(7, min(size, size*(W-2*z.margin)/tw))
-		}
-		baseline := z.margin + float64(i)*z.title*1.2 + face.ascent(z.title)
-		s.text("title", pt{centre, baseline}, line, size, anchorMiddle, false, black)
-	}
-
-	// Every panel's data area starts at one x, right of the widest
-	// y tick label of any of them, so the panels line up on the x axis.
-	yTicks := make([][]tick, len(f.panels))
-	widest := 0.0
-	for i := range f.panels {
-		yTicks[i] = f.panels[i].y.ticks(f.panels[i].y.lo, f.panels[i].y.hi)
-		for _, t := range yTicks[i] {
-			widest = max(widest, face.width(t.Label, z.tick))
-		}
-	}
-	xTicks := f.x.ticks(f.x.lo, f.x.hi)
-	left := plotLeft + face.ascent(z.label) + face.descent(z.label) + 6 + widest + 4 + z.tickLen
-	right := plotRight - 4
-	if n := len(xTicks); n > 0 {
-		// Room for half the last label past the axis's end.
-		last := xTicks[n-1]
-		x := f.x.pos(last.Value, left, right)
-		right -= max(0, x+face.width(last.Label, z.tick)/2-plotRight)
-	}
-
+	left, right, xTicks, yTicks := f.dataSpan(face, z, plotLeft, plotRight)
 	n := float64(len(f.panels))
 	height := (H - z.margin - top - z.gap*(n-1)) / n
 	below := z.tickLen + 3 + face.ascent(z.tick) + face.descent(z.tick) + 4 + face.ascent(z.label) + face.descent(z.label)
@@ -210,157 +159,87 @@ func (f *figure) layout(w, h int, face *typeface) *scene {
 		box := rect{left: left, right: right, top: boxTop(ptop), bottom: ptop + height - below}
 		f.drawPanel(s, face, z, fmt.Sprintf("p%d", i), p, box, xTicks, yTicks[i], plotLeft)
 	}
-
-	// The legend, a row per entry.
-	lx, ly := plotRight+z.margin, legendTop
-	for _, e := range f.legend {
-		e.look = e.look.scaled(z.k)
-		mid := ly + legendSize*rowOf/2
-		s.stroke("legend", []pt{{lx, mid}, {lx + z.thumb, mid}}, e.width, e.color, e.dash)
-		drawGlyph(s, "legend", e.look, pt{lx + z.thumb/2, mid})
-		s.text("legend", pt{lx + z.thumb + 6, mid + face.capHeight(legendSize)/2}, e.text, legendSize, anchorStart, false, black)
-		ly += legendSize * rowOf
-	}
+	f.drawLegend(s, face, z, pt{plotRight + z.margin, legendTop}, legendSize)
 	return s
 }
 
-type rect struct{ left, right, top, bottom float64 }
+// legendFit is the legend's font size and the width of its column, in a
+// picture W×H whose legend starts at legendTop.
+func (f *figure) legendFit(face *typeface, z sizes, W, H, legendTop float64) (size, column float64) {
+	size = z.legend
+	if n := float64(len(f.legend)); n > 0 {
+		// A long legend (a timeline per node) shrinks to fit the height.
+		size = max(7, min(z.legend, (H-z.margin-legendTop)/n/legendRow))
+	}
+	if len(f.legend) == 0 {
+		return size, 0
+	}
+	// A quarter wider than measured: an SVG renderer that ignores the
+	// embedded font (librsvg) substitutes a wider one, and the legend
+	// must still fit. It takes at most 40% of the width: beyond that its
+	// text shrinks (long names in a comparison, a narrow picture).
+	textW := 0.0
+	for _, e := range f.legend {
+		textW = max(textW, face.width(e.text, size))
+	}
+	column = (z.thumb+6+textW)*5/4 + 16
+	if limit := 0.4 * W; column > limit && textW > 0 {
+		shrunk := max(7, size*((limit-16)*4/5-z.thumb-6)/textW)
+		textW *= shrunk / size
+		size = shrunk
+		column = (z.thumb+6+textW)*5/4 + 16
+	}
+	return size, column
+}
 
-// drawPanel draws one panel into box: grid, axes, ticks and labels, then
-// the series. Its ops' roles start with id.
-func (f *figure) drawPanel(s *scene, face *typeface, z sizes, id string, p panel, box rect, xTicks, yTicks []tick, labelLeft float64) {
-	X := func(v float64) float64 { return f.x.pos(v, box.left, box.right) }
-	Y := func(v float64) float64 { return p.y.pos(v, box.bottom, box.top) }
-
-	for _, t := range xTicks {
-		if t.Label != "" {
-			s.stroke(id+" grid", []pt{{X(t.Value), box.top}, {X(t.Value), box.bottom}}, 1, faint, nil)
+// drawTitle draws the title, centred over the plots; a line too long for
+// them gets the whole width W, and shrinks if even that is too narrow.
+func (f *figure) drawTitle(s *scene, face *typeface, z sizes, lines []string, plotLeft, plotRight, W float64) {
+	for i, line := range lines {
+		size, centre := z.title, (plotLeft+plotRight)/2
+		if tw := face.width(line, size); tw > plotRight-plotLeft {
+			centre = W / 2
+			size = max(7, min(size, size*(W-2*z.margin)/tw))
 		}
-	}
-	for _, t := range yTicks {
-		if t.Label != "" {
-			s.stroke(id+" grid", []pt{{box.left, Y(t.Value)}, {box.right, Y(t.Value)}}, 1, faint, nil)
-		}
-	}
-	s.stroke(id+" axis", []pt{{box.left, box.top}, {box.left, box.bottom}, {box.right, box.bottom}}, 1, black, nil)
-
-	labelled := thinned(xTicks, func(t tick) float64 { return X(t.Value) }, func(t tick) float64 { return face.width(t.Label, z.tick) + 6 })
-	for k, t := range xTicks {
-		x := X(t.Value)
-		l := z.tickLen
-		if t.Label == "" {
-			l /= 2
-		}
-		s.stroke(id+" xtick "+t.Label, []pt{{x, box.bottom}, {x, box.bottom + l}}, 1, black, nil)
-		if labelled[k] {
-			s.text(id+" xtick-label", pt{x, box.bottom + z.tickLen + 3 + face.ascent(z.tick)}, t.Label, z.tick, anchorMiddle, false, black)
-		}
-	}
-	labelled = thinned(yTicks, func(t tick) float64 { return -Y(t.Value) }, func(tick) float64 { return z.tick * 1.1 })
-	for k, t := range yTicks {
-		y := Y(t.Value)
-		l := z.tickLen
-		if t.Label == "" {
-			l /= 2
-		}
-		s.stroke(id+" ytick "+t.Label, []pt{{box.left - l, y}, {box.left, y}}, 1, black, nil)
-		if labelled[k] {
-			s.text(id+" ytick-label", pt{box.left - z.tickLen - 4, y + face.capHeight(z.tick)/2}, t.Label, z.tick, anchorEnd, false, black)
-		}
-	}
-	xl := box.bottom + z.tickLen + 3 + face.ascent(z.tick) + face.descent(z.tick) + 4 + face.ascent(z.label)
-	s.text(id+" xlabel", pt{(box.left + box.right) / 2, xl}, f.x.label, z.label, anchorMiddle, false, black)
-	// The y label runs along its panel; a panel too short for it gets a
-	// smaller one rather than a label that runs into the next.
-	ySize := z.label
-	if lw := face.width(p.y.label, ySize); lw > box.bottom-box.top {
-		ySize = max(7, ySize*(box.bottom-box.top)/lw)
-	}
-	s.text(id+" ylabel", pt{labelLeft + face.ascent(z.label), (box.top + box.bottom) / 2}, p.y.label, ySize, anchorMiddle, true, black)
-
-	for _, sr := range p.series {
-		sr.look = sr.look.scaled(z.k)
-		var line []pt
-		for _, v := range sr.pts {
-			line = append(line, pt{X(v.X), Y(v.Y)})
-		}
-		if sr.width > 0 {
-			s.stroke(id+" line", line, sr.width, sr.color, sr.dash)
-		}
-		for i, v := range sr.pts {
-			if i < len(sr.bars) {
-				x, lo, hi := X(v.X), Y(v.Y-sr.bars[i].Low), Y(v.Y+sr.bars[i].High)
-				s.stroke(id+" bar", []pt{{x, lo}, {x, hi}}, 1.6, sr.color, nil)
-				for _, y := range []float64{lo, hi} {
-					s.stroke(id+" bar", []pt{{x - 4, y}, {x + 4, y}}, 1.6, sr.color, nil)
-				}
-			}
-		}
-		mark := sr.look
-		if len(line) == 1 && mark.glyph == glyphNone {
-			// A line of one point draws nothing: a phase of one interval
-			// would vanish from its timeline.
-			mark.glyph, mark.radius = glyphCircle, max(3*z.k, mark.width)
-		}
-		for _, q := range line {
-			drawGlyph(s, id+" point", mark, q)
-		}
+		baseline := z.margin + float64(i)*z.title*1.2 + face.ascent(z.title)
+		s.text("title", pt{centre, baseline}, line, size, anchorMiddle, false, black)
 	}
 }
 
-// thinned says which labels to print: every one if none would touch the
-// next, else every second, fourth... Ticks stay; only labels are left
-// out. at is a label's position along the axis, size its extent there.
-func thinned(ticks []tick, at func(tick) float64, size func(tick) float64) []bool {
-	var idx []int
-	for i, t := range ticks {
-		if t.Label != "" {
-			idx = append(idx, i)
+// dataSpan is where every panel's data area starts and ends on x, and the
+// ticks of the x axis and of each panel's y axis. Every panel's data area
+// starts at one x, right of the widest y tick label of any of them, so
+// the panels line up on the x axis.
+func (f *figure) dataSpan(face *typeface, z sizes, plotLeft, plotRight float64) (left, right float64, xTicks []tick, yTicks [][]tick) {
+	yTicks = make([][]tick, len(f.panels))
+	widest := 0.0
+	for i := range f.panels {
+		yTicks[i] = f.panels[i].y.ticks(f.panels[i].y.lo, f.panels[i].y.hi)
+		for _, t := range yTicks[i] {
+			widest = max(widest, face.width(t.Label, z.tick))
 		}
 	}
-	out := make([]bool, len(ticks))
-	for stride := 1; stride <= max(1, len(idx)); stride *= 2 {
-		fits := true
-		for k := stride; k < len(idx); k += stride {
-			a, b := ticks[idx[k-stride]], ticks[idx[k]]
-			if at(b)-at(a) < (size(a)+size(b))/2 {
-				fits = false
-				break
-			}
-		}
-		if fits || stride*2 > len(idx) {
-			for k := 0; k < len(idx); k += stride {
-				out[idx[k]] = true
-			}
-			return out
-		}
+	xTicks = f.x.ticks(f.x.lo, f.x.hi)
+	left = plotLeft + face.ascent(z.label) + face.descent(z.label) + 6 + widest + 4 + z.tickLen
+	right = plotRight - 4
+	if n := len(xTicks); n > 0 {
+		// Room for half the last label past the axis's end.
+		last := xTicks[n-1]
+		x := f.x.pos(last.Value, left, right)
+		right -= max(0, x+face.width(last.Label, z.tick)/2-plotRight)
 	}
-	return out
+	return left, right, xTicks, yTicks
 }
 
-// drawGlyph marks a point with the look's shape.
-func drawGlyph(s *scene, role string, l look, c pt) {
-	first := len(s.ops)
-	defer func() {
-		for i := first; i < len(s.ops); i++ {
-			s.ops[i].at = c
-		}
-	}()
-	r := l.radius
-	switch l.glyph {
-	case glyphCircle:
-		s.fill(role, disc(c, r), l.color)
-	case glyphTriangle:
-		// Hollow, and larger for it, so studies differ in print too; the
-		// first side is drawn twice so that its corner is joined.
-		r *= 1.3
-		s.stroke(role, []pt{{c.X, c.Y - r}, {c.X + r*0.866, c.Y + r/2}, {c.X - r*0.866, c.Y + r/2}, {c.X, c.Y - r}, {c.X + r*0.866, c.Y + r/2}}, 1.3, l.color, nil)
-	case glyphSquare:
-		h := r * 0.8
-		s.stroke(role, []pt{{c.X - h, c.Y - h}, {c.X + h, c.Y - h}, {c.X + h, c.Y + h}, {c.X - h, c.Y + h}, {c.X - h, c.Y - h}, {c.X + h, c.Y - h}}, 1.3, l.color, nil)
-	case glyphCross:
-		h := r * 0.8
-		s.stroke(role, []pt{{c.X - h, c.Y - h}, {c.X + h, c.Y + h}}, 2, l.color, nil)
-		s.stroke(role, []pt{{c.X - h, c.Y + h}, {c.X + h, c.Y - h}}, 2, l.color, nil)
+// drawLegend draws the legend from at, a row per entry.
+func (f *figure) drawLegend(s *scene, face *typeface, z sizes, at pt, size float64) {
+	lx, ly := at.X, at.Y
+	for _, e := range f.legend {
+		e.look = e.look.scaled(z.k)
+		mid := ly + size*legendRow/2
+		s.stroke("legend", []pt{{lx, mid}, {lx + z.thumb, mid}}, e.width, e.color, e.dash)
+		drawGlyph(s, "legend", e.look, pt{lx + z.thumb/2, mid})
+		s.text("legend", pt{lx + z.thumb + 6, mid + face.capHeight(size)/2}, e.text, size, anchorStart, false, black)
+		ly += size * legendRow
 	}
 }

@@ -44,63 +44,12 @@ func timelineOf(job *result.Job, byNode bool) (timeline, error) {
 func timelineWith(job *result.Job, byNode bool, lb Labels) (timeline, error) {
 	t := timeline{byNode: byNode, xLabel: or(lb.XLabel, "seconds from the first phase's start"),
 		bwLabel: or(lb.YLabel, "bandwidth, GB/s (10^9 B/s)"), iopsLabel: or(lb.IOPSLabel, "IOPS")}
-	var origin int64
+	origin := seriesOrigin(job)
 	for _, p := range job.Phases {
-		if p.Series != nil && (origin == 0 || p.Series.StartNS < origin) {
-			origin = p.Series.StartNS
-		}
-	}
-	for _, p := range job.Phases {
-		s := p.Series
-		if s == nil || !lb.draws(p.Name) {
+		if p.Series == nil || !lb.draws(p.Name) {
 			continue
 		}
-		name := p.Name
-		if p.Iteration > 1 {
-			name = fmt.Sprintf("%s #%d", p.Name, p.Iteration)
-		}
-		if p.WindowNS > 0 {
-			t.end = max(t.end, float64(p.StartNS+p.WindowNS-origin)/1e9)
-		}
-		random := wire.Phase(p.Name).IsRandom()
-		t.random = t.random || random
-		add := func(legend, host string, node int, bytesIn, opsIn []int64) {
-			l := tline{legend: legend, phase: p.Name, node: node, host: host}
-			for _, iv := range spans(s, p.WindowNS) {
-				// Each span's figure is drawn at its middle.
-				var b, o int64
-				for k := iv.first; k <= iv.last; k++ {
-					b, o = b+bytesIn[k], o+opsIn[k]
-				}
-				x, length := float64(s.StartNS-origin+(iv.from+iv.to)/2)/1e9, iv.to-iv.from
-				l.bw = append(l.bw, xy{X: x, Y: figures.Rate(b, length) / 1e9})
-				if random {
-					l.iops = append(l.iops, xy{X: x, Y: figures.Rate(o, length)})
-				}
-			}
-			t.lines = append(t.lines, l)
-		}
-		if ls := p.LatencySeries; ls != nil {
-			l := tline{legend: name, phase: p.Name}
-			for k, v := range ls.P99 {
-				if v > 0 {
-					// At the middle of the part of its second the phase ran.
-					from, to := cut(int64(k)*ls.StepNS, int64(k+1)*ls.StepNS, p.StartNS+p.WindowNS-ls.StartNS, p.WindowNS > 0)
-					x := float64(ls.StartNS-origin+(from+to)/2) / 1e9
-					l.bw = append(l.bw, xy{X: x, Y: float64(v) / 1e6})
-				}
-			}
-			if len(l.bw) > 0 {
-				t.p99 = append(t.p99, l)
-			}
-		}
-		if !byNode || len(s.ByHost) == 0 {
-			add(name, "", 0, s.Bytes, s.Ops)
-			continue
-		}
-		for n, h := range s.ByHost {
-			add(name+" · "+h.Host, h.Host, n, h.Bytes, h.Ops)
-		}
+		t.addPhase(p, origin)
 	}
 	if len(t.lines) == 0 && len(lb.Phases) > 0 {
 		return t, fmt.Errorf("no phase of %s with a time series to draw", strings.Join(lb.Phases, ", "))
@@ -108,6 +57,89 @@ func timelineWith(job *result.Job, byNode bool, lb Labels) (timeline, error) {
 	if len(t.lines) == 0 {
 		return t, errors.New("no phase with a time series to draw (result files from before ioswarm kept series have none)")
 	}
+	t.title = timelineTitle(job, lb)
+	return t, nil
+}
+
+// seriesOrigin is the earliest start of any phase's series: the time
+// axis's zero.
+func seriesOrigin(job *result.Job) int64 {
+	var origin int64
+	for _, p := range job.Phases {
+		if p.Series != nil && (origin == 0 || p.Series.StartNS < origin) {
+			origin = p.Series.StartNS
+		}
+	}
+	return origin
+}
+
+// addPhase adds a phase's lines (one, or one per node), its p99 line
+// when it has one, and stretches the timeline to its end.
+func (t *timeline) addPhase(p result.Phase, origin int64) {
+	s := p.Series
+	name := p.Name
+	if p.Iteration > 1 {
+		name = fmt.Sprintf("%s #%d", p.Name, p.Iteration)
+	}
+	if p.WindowNS > 0 {
+		t.end = max(t.end, float64(p.StartNS+p.WindowNS-origin)/1e9)
+	}
+	t.random = t.random || wire.Phase(p.Name).IsRandom()
+	if l, ok := p99Line(p, name, origin); ok {
+		t.p99 = append(t.p99, l)
+	}
+	if !t.byNode || len(s.ByHost) == 0 {
+		t.lines = append(t.lines, rateLine(p, origin, tline{legend: name, phase: p.Name}, s.Bytes, s.Ops))
+		return
+	}
+	for n, h := range s.ByHost {
+		l := tline{legend: name + " · " + h.Host, phase: p.Name, node: n, host: h.Host}
+		t.lines = append(t.lines, rateLine(p, origin, l, h.Bytes, h.Ops))
+	}
+}
+
+// rateLine fills l with the phase's rates per span of its series, from
+// the bytes and operations per interval given (the job's or one node's):
+// GB/s, and IOPS for a random phase.
+func rateLine(p result.Phase, origin int64, l tline, bytesIn, opsIn []int64) tline {
+	s := p.Series
+	random := wire.Phase(p.Name).IsRandom()
+	for _, iv := range spans(s, p.WindowNS) {
+		// Each span's figure is drawn at its middle.
+		var b, o int64
+		for k := iv.first; k <= iv.last; k++ {
+			b, o = b+bytesIn[k], o+opsIn[k]
+		}
+		x, length := float64(s.StartNS-origin+(iv.from+iv.to)/2)/1e9, iv.to-iv.from
+		l.bw = append(l.bw, xy{X: x, Y: figures.Rate(b, length) / 1e9})
+		if random {
+			l.iops = append(l.iops, xy{X: x, Y: figures.Rate(o, length)})
+		}
+	}
+	return l
+}
+
+// p99Line is a random phase's p99 latency per second in ms, each at the
+// middle of the part of its second the phase ran; false when it has none.
+func p99Line(p result.Phase, name string, origin int64) (tline, bool) {
+	ls := p.LatencySeries
+	if ls == nil {
+		return tline{}, false
+	}
+	l := tline{legend: name, phase: p.Name}
+	for k, v := range ls.P99 {
+		if v > 0 {
+			from, to := cut(int64(k)*ls.StepNS, int64(k+1)*ls.StepNS, p.StartNS+p.WindowNS-ls.StartNS, p.WindowNS > 0)
+			x := float64(ls.StartNS-origin+(from+to)/2) / 1e9
+			l.bw = append(l.bw, xy{X: x, Y: float64(v) / 1e6})
+		}
+	}
+	return l, len(l.bw) > 0
+}
+
+// timelineTitle names the job, its threads and its nodes, unless lb gives
+// a title.
+func timelineTitle(job *result.Job, lb Labels) string {
 	nodes := map[string]bool{}
 	for _, h := range job.Hosts {
 		nodes[h.Host] = true
@@ -116,9 +148,8 @@ func timelineWith(job *result.Job, byNode bool, lb Labels) (timeline, error) {
 	if len(nodes) == 1 {
 		on = "1 node"
 	}
-	t.title = lb.title("ioswarm timeline: job "+job.JobID,
+	return lb.title("ioswarm timeline: job "+job.JobID,
 		fmt.Sprintf("%d threads on %s; each point: one interval's bytes (ops) / its length", job.Config.Threads, on))
-	return t, nil
 }
 
 // span is what one point of a timeline line covers: intervals first to

@@ -8,193 +8,145 @@ import (
 	"ioswarm/barrier"
 	"ioswarm/clock"
 	"ioswarm/figures"
-	"ioswarm/histogram"
 	"ioswarm/result"
 	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
-// phase runs one timed phase on every rank and reduces it.
+// phase runs one timed phase on every rank and reduces it: its untimed
+// preparation, the release time, the timed run, then the records.
 func (j *job) phase(ctx context.Context, ph settings.Phase, iter int) (result.Phase, error) {
 	p := result.Phase{Name: ph.String(), Iteration: iter}
-	// Untimed: a write finds its files gone, any other phase finds them
-	// full. A shared file is made first, by rank 0 alone.
-	if j.o.Layout == settings.Shared && !ph.IsMeta() {
-		if _, err := j.s.coord.Call(ctx, wire.KindShared, func(r int) any {
-			return wire.MakeShared{Phase: ph, Make: r == 0}
-		}); err != nil {
-			return p, fmt.Errorf("making the shared file: %w", err)
-		}
-	}
-	sources := j.placeReads(&p)
-	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, func(r int) any {
-		return wire.Prepare{Phase: ph, Sources: sources(r)}
-	}); err != nil {
-		return p, fmt.Errorf("preparing files: %w", err)
-	}
-	if err := j.dropCaches(ctx, &p); err != nil {
+	if err := j.preparePhase(ctx, ph, &p); err != nil {
 		return p, err
 	}
-	if err := j.resident(ctx, &p); err != nil {
-		return p, err
-	}
-	if ph.IsRead() {
-		j.readWarnings(&p)
-	}
-	// Fresh offsets for this phase: clocks drift, and a phase's records
-	// are converted with the estimate taken just before it. Ranks with no
-	// thread in this job (a sweep's smaller points) have no records and
-	// need no release: probing them cost a 200-node sweep on the test bed
-	// ~0.13 s a phase at every point.
-	working := func(r int) bool { return len(j.threads[r]) > 0 }
-	members, err := j.s.coord.ProbeClocks(ctx, working)
+	rel, err := j.planRelease(ctx, &p)
 	if err != nil {
-		return p, fmt.Errorf("clock probe: %w", err)
+		return p, err
 	}
-	j.members = members
-	var maxErr int64
-	for r, m := range members {
-		if working(r) {
-			maxErr = max(maxErr, m.ClockError)
-		}
-	}
-	perRank := j.threadsPerRank()
-	sent := clock.Now()
-	release := sent + int64(j.s.ready.lead(perRank)) + 4*maxErr
-	j.release = release
-	p.ReleaseLeadNS = release - sent
 	if j.o.Progress != nil {
-		j.o.Progress.Start(p.Name, iter, j.o.Total, j.stonewall(ph))
-		stop, followed := make(chan struct{}), make(chan struct{})
-		go func() {
-			defer close(followed)
-			follow(j.s.coord.Notes(), j.o.Progress, ph, release, stop)
-		}()
-		// End comes after the last Update: wait for the follower.
-		defer func() { close(stop); <-followed; j.o.Progress.End() }()
+		// End comes after the phase's last warning, as it always has.
+		defer j.followProgress(ph, iter, rel.at)()
 	}
 	replies, err := callAll[wire.RunReply](ctx, j.s.coord, wire.KindRun, "run", func(r int) any {
-		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: members[r].ToRank(release),
+		return wire.Run{Phase: ph, Iteration: iter, ReleaseAt: rel.members[r].ToRank(rel.at),
 			StonewallNS: int64(j.stonewall(ph)), FirstDoneStop: j.o.FirstDoneStop && !ph.IsMeta()}
 	})
 	if err != nil {
 		return p, err
 	}
-	if err := j.collect(ctx, &p, replies); err != nil {
+	if err := j.finishPhase(ctx, ph, &p, replies, rel); err != nil {
 		return p, err
 	}
-	late := j.noteReadiness(&p, replies, sent, perRank)
-	j.clientCacheUse(&p, replies)
-	p.FirstDoneNote = figures.FirstDoneNote(p.Name, j.o.Direct, j.o.Fsync)
-	if err := figures.Reduce(&p); err != nil {
-		return p, fmt.Errorf("reduce: %w", err)
-	}
-	if err := j.series(ctx, &p); err != nil {
-		return p, err
-	}
-	if w := lateWarning(&p, late); w != "" {
-		p.Warnings = append(p.Warnings, w)
-		j.warn(w)
-	}
-	if w := skewWarning(&p, maxErr); w != "" {
-		p.Warnings = append(p.Warnings, w)
-		j.warn(w)
-	}
-	p.TimedBytes = p.Bytes
-	if j.o.Engine == settings.IOUring {
-		p.IODepth = j.o.IODepth
-		figures.ReduceDepth(&p)
-	}
-	p.Verified = j.o.Verify && ph.IsRead()
-	j.noteTouches(ph)
 	return p, nil
 }
 
-// collect converts every rank's records to the coordinator's clock, merges
-// the latency histograms, and asks every rank for its bytes at the
-// first-done moment.
-func (j *job) collect(ctx context.Context, p *result.Phase, replies []wire.RunReply) error {
-	merged := histogram.New()
-	var intervals latencyIntervals
-	var released []int64
-	for r := range replies {
-		rel, threads := onCoordinatorClock(r, j.members[r], j.s.targets[r].Host, replies[r])
-		if replies[r].ReleasedAt != 0 {
-			// (A rank with no threads in this phase was not released.)
-			released = append(released, rel)
-		}
-		if h := replies[r].Histogram; h != nil {
-			hr, err := histogram.FromSparse(h)
-			if err != nil {
-				return fmt.Errorf("rank %d: bad histogram: %w", r, err)
-			}
-			merged.Merge(hr)
-		}
-		if err := intervals.add(replies[r].Intervals); err != nil {
-			return fmt.Errorf("rank %d: bad latency intervals: %w", r, err)
-		}
-		for k, tr := range replies[r].Threads {
-			p.Threads = append(p.Threads, threads[k])
-			th := &p.Threads[len(p.Threads)-1]
-			writer := tr.Thread
-			if wire.Phase(p.Name).IsRead() {
-				writer = j.sources[tr.Thread]
-			}
-			if !j.wholeFile(wire.Phase(p.Name)) {
-				// (A random phase over a whole shared file touches every
-				// thread's part: no one writer.)
-				th.WrittenByThread, th.WrittenByHost = &writer, j.hostOfThread(writer)
-			}
-			p.Stonewalled = p.Stonewalled || tr.Stonewalled
+// preparePhase readies the files untimed (a write finds its files gone,
+// any other phase finds them full; a shared file is made first, by rank 0
+// alone), drops the caches and measures what stayed resident.
+func (j *job) preparePhase(ctx context.Context, ph settings.Phase, p *result.Phase) error {
+	if j.o.Layout == settings.Shared && !ph.IsMeta() {
+		if _, err := j.s.coord.Call(ctx, wire.KindShared, func(r int) any {
+			return wire.MakeShared{Phase: ph, Make: r == 0}
+		}); err != nil {
+			return fmt.Errorf("making the shared file: %w", err)
 		}
 	}
-	p.ReleaseSkewNS = figures.ReleaseSkew(released)
-	p.Histogram = merged.Sparse()
-	p.LatencySeries = intervals.series(j.release)
-	first := p.Threads[0].EndNS
-	for _, t := range p.Threads {
-		first = min(first, t.EndNS)
+	sources := j.placeReads(p)
+	if _, err := j.s.coord.Call(ctx, wire.KindPrepare, func(r int) any {
+		return wire.Prepare{Phase: ph, Sources: sources(r)}
+	}); err != nil {
+		return fmt.Errorf("preparing files: %w", err)
 	}
-	fd, err := callAll[wire.FirstDoneReply](ctx, j.s.coord, wire.KindFirstDone, "first-done", func(r int) any {
-		return wire.FirstDone{At: j.members[r].ToRank(first)}
-	})
-	if err != nil {
-		return fmt.Errorf("first-done bytes: %w", err)
+	if err := j.dropCaches(ctx, p); err != nil {
+		return err
 	}
-	i := 0
-	for r, reply := range fd {
-		if len(reply.Bytes) != len(replies[r].Threads) {
-			return fmt.Errorf("rank %d: bad first-done reply (%d counts for %d threads)", r, len(reply.Bytes), len(replies[r].Threads))
-		}
-		for k, n := range reply.Bytes {
-			p.Threads[i].BytesAtFirstDone = n
-			if wire.Phase(p.Name).IsMeta() && k < len(reply.Ops) {
-				p.Threads[i].OpsAtFirstDone = reply.Ops[k]
-			}
-			i++
-		}
+	if err := j.resident(ctx, p); err != nil {
+		return err
+	}
+	if ph.IsRead() {
+		j.readWarnings(p)
 	}
 	return nil
 }
 
-// onCoordinatorClock converts rank r's run reply to the coordinator's
-// clock (m is its clock probe): the moment it released its threads, and
-// its threads' records. Rank times become coordinator times only through
-// m.FromRank, as coordinator times sent to a rank go through m.ToRank.
-func onCoordinatorClock(r int, m barrier.MemberInfo, host string, rep wire.RunReply) (released int64, threads []result.Thread) {
-	for _, tr := range rep.Threads {
-		threads = append(threads, result.Thread{
-			Host: host, Rank: r, Thread: tr.Thread, File: tr.File, Bytes: tr.Bytes, Ops: tr.Ops,
-			StartNS: m.FromRank(tr.StartNS), EndNS: m.FromRank(tr.EndNS),
-			IODepthAchievedMean: tr.DepthMean, IODepthAchievedMax: tr.DepthMax, IODepthSamples: tr.DepthSamples, FsyncNS: tr.FsyncNS, CloseNS: tr.CloseNS,
-			IODepthKernelAtSubmitMean: tr.KernelDepthMean, IODepthKernelAtSubmitMax: tr.KernelDepthMax,
-			IODepthKernelSamples: tr.KernelDepthSamples, IODepthKernelTimeMean: tr.KernelDepthTimeMean,
-			IODepthKernelSpanNS: tr.KernelDepthSpanNS,
-		})
-		firstStopOnCoordinatorClock(&threads[len(threads)-1], m, tr)
-		cpuTimeOf(&threads[len(threads)-1], tr)
+// releasePlan is when a phase's threads start, on the coordinator's clock,
+// and what it was computed from.
+type releasePlan struct {
+	members []barrier.MemberInfo // the clock probe the release was converted with
+	maxErr  int64                // the largest clock error of a working rank
+	sent    int64                // when the run requests went out
+	at      int64                // the release moment
+	perRank int                  // the most threads a rank runs
+}
+
+// planRelease probes the clocks afresh (clocks drift, and a phase's
+// records are converted with the estimate taken just before it) and sets
+// the release far enough ahead for the slowest rank and the clock error.
+// Ranks with no thread in this job (a sweep's smaller points) have no
+// records and need no release: probing them cost a 200-node sweep on the
+// test bed ~0.13 s a phase at every point.
+func (j *job) planRelease(ctx context.Context, p *result.Phase) (releasePlan, error) {
+	working := func(r int) bool { return len(j.threads[r]) > 0 }
+	members, err := j.s.coord.ProbeClocks(ctx, working)
+	if err != nil {
+		return releasePlan{}, fmt.Errorf("clock probe: %w", err)
 	}
-	return m.FromRank(rep.ReleasedAt), threads
+	j.members = members
+	rel := releasePlan{members: members, perRank: j.threadsPerRank()}
+	for r, m := range members {
+		if working(r) {
+			rel.maxErr = max(rel.maxErr, m.ClockError)
+		}
+	}
+	rel.sent = clock.Now()
+	rel.at = rel.sent + int64(j.s.ready.lead(rel.perRank)) + 4*rel.maxErr
+	j.release = rel.at
+	p.ReleaseLeadNS = rel.at - rel.sent
+	return rel, nil
+}
+
+// followProgress shows the phase's progress from the ranks' notes and
+// returns what ends it: End comes after the last Update.
+func (j *job) followProgress(ph settings.Phase, iter int, release int64) (end func()) {
+	j.o.Progress.Start(ph.String(), iter, j.o.Total, j.stonewall(ph))
+	stop, followed := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(followed)
+		follow(j.s.coord.Notes(), j.o.Progress, ph, release, stop)
+	}()
+	return func() { close(stop); <-followed; j.o.Progress.End() }
+}
+
+// finishPhase turns the ranks' run replies into the phase's records and
+// figures, and warns of what makes them doubtful.
+func (j *job) finishPhase(ctx context.Context, ph settings.Phase, p *result.Phase, replies []wire.RunReply, rel releasePlan) error {
+	if err := j.collect(ctx, p, replies); err != nil {
+		return err
+	}
+	late := j.noteReadiness(p, replies, rel.sent, rel.perRank)
+	j.clientCacheUse(p, replies)
+	p.FirstDoneNote = figures.FirstDoneNote(p.Name, j.o.Direct, j.o.Fsync)
+	if err := figures.Reduce(p); err != nil {
+		return fmt.Errorf("reduce: %w", err)
+	}
+	if err := j.series(ctx, p); err != nil {
+		return err
+	}
+	for _, w := range []string{lateWarning(p, late), skewWarning(p, rel.maxErr)} {
+		if w != "" {
+			p.Warnings = append(p.Warnings, w)
+			j.warn(w)
+		}
+	}
+	p.TimedBytes = p.Bytes
+	if j.o.Engine == settings.IOUring {
+		p.IODepth = j.o.IODepth
+		figures.ReduceDepth(p)
+	}
+	p.Verified = j.o.Verify && ph.IsRead()
+	j.noteTouches(ph)
+	return nil
 }
 
 // noteReadiness sets the phase's release margin from the moments the ranks'
@@ -228,74 +180,6 @@ func (j *job) threadsPerRank() int {
 	return n
 }
 
-// dropCaches drops caches on every node and records the weakest method any
-// node used: a phase is only as cold as its warmest node.
-func (j *job) dropCaches(ctx context.Context, p *result.Phase) error {
-	drops, err := callAll[wire.DropReply](ctx, j.s.coord, wire.KindDrop, "drop", same(wire.Drop{Phase: wire.Phase(p.Name)}))
-	if err != nil {
-		return fmt.Errorf("drop caches: %w", err)
-	}
-	var method settings.DropMethod
-	j.cold.dropBy = make([]settings.DropMethod, len(drops))
-	for r, d := range drops {
-		j.cold.dropBy[r] = d.Method
-		if d.Warning != "" && !j.warned(d.Warning) {
-			j.warn(fmt.Sprintf("host %s: %s", j.s.targets[r].Host, d.Warning))
-		}
-		if method == "" {
-			method = d.Method
-		}
-		method = settings.Weaker(method, d.Method)
-	}
-	p.CacheDrop = method
-	return nil
-}
-
-func (j *job) warned(msg string) bool {
-	for _, w := range j.res.Warnings {
-		if len(w) >= len(msg) && w[len(w)-len(msg):] == msg {
-			return true
-		}
-	}
-	return false
-}
-
-// resident records the fraction of the job's file pages still in the page
-// cache as the phase starts: the figure that says whether a read phase
-// measured the filesystem or memory.
-func (j *job) resident(ctx context.Context, p *result.Phase) error {
-	replies, err := callAll[wire.ResidentReply](ctx, j.s.coord, wire.KindResident, "residency", same(wire.Resident{Phase: wire.Phase(p.Name)}))
-	if err != nil {
-		return fmt.Errorf("page-cache residency: %w", err)
-	}
-	var res, tot int64
-	byHost := map[string][2]int64{}
-	var order []string
-	for r, rr := range replies {
-		res += rr.Resident
-		tot += rr.Total
-		if len(j.threads[r]) == 0 {
-			continue
-		}
-		h := j.s.targets[r].Host
-		if _, ok := byHost[h]; !ok {
-			order = append(order, h)
-		}
-		byHost[h] = [2]int64{byHost[h][0] + rr.Resident, byHost[h][1] + rr.Total}
-	}
-	if tot > 0 {
-		p.ResidentFraction = float64(res) / float64(tot)
-	}
-	for _, h := range order {
-		hr := result.HostResidency{Host: h}
-		if c := byHost[h]; c[1] > 0 {
-			hr.ResidentFraction = float64(c[0]) / float64(c[1])
-		}
-		p.ResidentByHost = append(p.ResidentByHost, hr)
-	}
-	return nil
-}
-
 // wholeFile says whether phase draws offsets over all of a shared file.
 func (j *job) wholeFile(phase wire.Phase) bool {
 	return j.o.Layout == settings.Shared && j.o.RandScope == settings.ScopeFile && phase.IsRandom()
@@ -309,29 +193,6 @@ func (j *job) hostOfThread(t int) string {
 		return ""
 	}
 	return j.threadHost[t]
-}
-
-// readWarnings checks the seed's sizing rule and the residency of a read
-// phase before it runs, and records what a reader of its figure must know.
-func (j *job) readWarnings(p *result.Phase) {
-	j.judgeRead(p)
-	p.CacheGuard = cacheGuard(coldEverywhere(p.CacheVerdicts), j.clientCache, j.o.ServerCache, j.o.Total)
-	if p.CacheGuard.Warned {
-		p.Warnings = append(p.Warnings, guardWarning(p.Name, p.CacheGuard, j.kernels, p.CacheDrop))
-	}
-	shift := 0
-	if p.ReadShift != nil {
-		shift = *p.ReadShift
-	}
-	p.Warnings = append(p.Warnings, residencyWarnings(p, j.o.DropCaches, j.o.Direct, shift)...)
-	if w := verdictWarning(p); w != "" {
-		p.Warnings = append(p.Warnings, w)
-	}
-	for _, w := range p.Warnings {
-		if !j.warned(w) {
-			j.warn(w)
-		}
-	}
 }
 
 // stonewall is the phase's time limit: --stonewall, and for random

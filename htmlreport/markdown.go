@@ -30,20 +30,47 @@ func (d *Document) WriteChartFiles(ss []*study.Sweep, base string) ([]string, er
 // linked by their paths relative to the document's directory dir.
 func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error {
 	m := &mdWriter{w: w}
+	m.header(d)
+	m.acceptance(d)
+	m.configuration(d)
+	for i, sec := range d.Sections {
+		m.section(i, sec, charts, dir)
+	}
+	m.peaks(d)
+	m.warnings(d)
+	for _, c := range d.Compares {
+		m.compare(c)
+	}
+	m.commands(d)
+	m.definitions()
+	return m.err
+}
+
+// header is the title and what made the document.
+func (m *mdWriter) header(d *Document) {
 	m.printf("# %s\n\n", md(d.Title))
 	m.printf("Made by ioswarm %s", md(d.Version))
 	if d.Generated != "" {
 		m.printf(" on %s", d.Generated)
 	}
 	m.printf(" from %s.\n", d.Sources)
-	if len(d.Verdicts) > 0 {
-		m.printf("\n## Acceptance\n\n%s judged against `%s`.\n\n", md(d.Judged), d.Expected)
-		var rows [][]string
-		for _, v := range d.Verdicts {
-			rows = append(rows, []string{v.Text, v.MeasuredText(), v.VerdictText()})
-		}
-		m.table([]string{"expectation", "measured", "verdict"}, rows)
+}
+
+// acceptance is the verdict of each expectation, when there were any.
+func (m *mdWriter) acceptance(d *Document) {
+	if len(d.Verdicts) == 0 {
+		return
 	}
+	m.printf("\n## Acceptance\n\n%s judged against `%s`.\n\n", md(d.Judged), d.Expected)
+	var rows [][]string
+	for _, v := range d.Verdicts {
+		rows = append(rows, []string{v.Text, v.MeasuredText(), v.VerdictText()})
+	}
+	m.table([]string{"expectation", "measured", "verdict"}, rows)
+}
+
+// configuration is each study's settings and nodes.
+func (m *mdWriter) configuration(d *Document) {
 	m.printf("\n## Configuration and nodes\n")
 	if len(d.Nodes) > 0 {
 		m.printf("\nEvery study ran on %s, with the same kernel, filesystem, mount, memory and client caches, as each study's largest point saw them:\n\n", nodesText(d.Nodes))
@@ -61,40 +88,49 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 			m.nodes(s.Nodes)
 		}
 	}
-	for i, sec := range d.Sections {
-		m.printf("\n## %s\n\n", md(sec.Name))
-		if i < len(charts) {
-			rel, err := filepath.Rel(dir, charts[i])
-			if err != nil {
-				rel = charts[i]
-			}
-			m.printf("![Figure %d: %s](%s)\n\n", i+1, md(sec.Name), filepath.ToSlash(rel))
+}
+
+// section is section i's chart (charts[i], linked relative to dir) and
+// its table of points; a point still incomplete is marked with a star.
+func (m *mdWriter) section(i int, sec Section, charts []string, dir string) {
+	m.printf("\n## %s\n\n", md(sec.Name))
+	if i < len(charts) {
+		rel, err := filepath.Rel(dir, charts[i])
+		if err != nil {
+			rel = charts[i]
 		}
-		head := []string{"study", "phase", "threads", "GB/s"}
-		if sec.Ops {
-			head = append(head, "IOPS")
-		}
-		head = append(head, "first-done GB/s", "sum of rates GB/s", "iterations")
-		var rows [][]string
-		for _, r := range sec.Rows {
-			th := fmt.Sprint(r.Threads)
-			if !r.Complete {
-				th += "*"
-			}
-			row := []string{r.Study, r.Phase, th, r.GBs}
-			if sec.Ops {
-				row = append(row, r.IOPS)
-			}
-			rows = append(rows, append(row, r.FirstDone, r.SumOfRates, fmt.Sprint(r.Iterations)))
-		}
-		m.table(head, rows)
+		m.printf("![Figure %d: %s](%s)\n\n", i+1, md(sec.Name), filepath.ToSlash(rel))
 	}
+	head := []string{"study", "phase", "threads", "GB/s"}
+	if sec.Ops {
+		head = append(head, "IOPS")
+	}
+	head = append(head, "first-done GB/s", "sum of rates GB/s", "iterations")
+	var rows [][]string
+	for _, r := range sec.Rows {
+		th := fmt.Sprint(r.Threads)
+		if !r.Complete {
+			th += "*"
+		}
+		row := []string{r.Study, r.Phase, th, r.GBs}
+		if sec.Ops {
+			row = append(row, r.IOPS)
+		}
+		rows = append(rows, append(row, r.FirstDone, r.SumOfRates, fmt.Sprint(r.Iterations)))
+	}
+	m.table(head, rows)
+}
+
+func (m *mdWriter) peaks(d *Document) {
 	m.printf("\n## Peak and sustained figures\n\n")
 	var rows [][]string
 	for _, p := range d.Peaks {
 		rows = append(rows, []string{p.Study, p.Phase, p.Peak + " " + p.Unit, fmt.Sprint(p.PeakAt), p.Sustained + " " + p.Unit, fmt.Sprint(p.SustainedAt)})
 	}
 	m.table([]string{"study", "phase", "peak", "at threads", "sustained", "at threads"}, rows)
+}
+
+func (m *mdWriter) warnings(d *Document) {
 	m.printf("\n## Warnings and cache verdicts\n")
 	for _, s := range d.Studies {
 		m.printf("\n### %s\n\n", md(s.Name))
@@ -109,17 +145,23 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 			m.printf("- %d threads: %s\n", wn.Threads, md(wn.Text))
 		}
 	}
-	for _, c := range d.Compares {
-		m.printf("\n## %s against %s\n\n", md(c.B), md(c.A))
-		for _, diff := range c.Diffs {
-			m.printf("The configurations differ: %s\n\n", md(diff))
-		}
-		var rows [][]string
-		for _, r := range c.Rows {
-			rows = append(rows, []string{r.Phase, fmt.Sprint(r.Threads), r.A + " " + r.Unit, r.B + " " + r.Unit, r.Change, r.Noise})
-		}
-		m.table([]string{"phase", "threads", c.A, c.B, "change", "noise"}, rows)
+}
+
+// compare is one study against another, point by point.
+func (m *mdWriter) compare(c Comparison) {
+	m.printf("\n## %s against %s\n\n", md(c.B), md(c.A))
+	for _, diff := range c.Diffs {
+		m.printf("The configurations differ: %s\n\n", md(diff))
 	}
+	var rows [][]string
+	for _, r := range c.Rows {
+		rows = append(rows, []string{r.Phase, fmt.Sprint(r.Threads), r.A + " " + r.Unit, r.B + " " + r.Unit, r.Change, r.Noise})
+	}
+	m.table([]string{"phase", "threads", c.A, c.B, "change", "noise"}, rows)
+}
+
+// commands is each study's command lines, fenced so no line is markup.
+func (m *mdWriter) commands(d *Document) {
 	m.printf("\n## Command lines\n")
 	for _, s := range d.Studies {
 		m.printf("\n### %s\n\n", md(s.Name))
@@ -127,11 +169,13 @@ func (d *Document) WriteMarkdown(w io.Writer, charts []string, dir string) error
 			m.printf("```\n%s\n```\n", strings.ReplaceAll(c, "```", "` ` `"))
 		}
 	}
+}
+
+func (m *mdWriter) definitions() {
 	m.printf("\n## Definitions\n\n")
 	for _, def := range definitions {
 		m.printf("- **%s**: %s\n", md(def.Name), md(def.Text))
 	}
-	return m.err
 }
 
 // mdWriter keeps the first write error, so the document is written in a

@@ -138,6 +138,28 @@ func Build(ss []*study.Sweep, o Options) (*Document, error) {
 	if d.Title == "" {
 		d.Title = "Storage characterisation: " + strings.Join(studyNames(d.Studies), " vs ")
 	}
+	d.Sections = sectionsOf(ss, names)
+	if len(d.Sections) == 0 {
+		return nil, errors.New("report: the studies hold no measured point")
+	}
+	for i, s := range ss {
+		d.Peaks = append(d.Peaks, peaksOf(s, names[i])...)
+	}
+	if len(o.Expect) > 0 {
+		d.judge(ss[0], names[0], o)
+	}
+	compares, err := comparesOf(ss, names, o.Pairs)
+	if err != nil {
+		return nil, err
+	}
+	d.Compares = compares
+	return d, nil
+}
+
+// sectionsOf is each kind of section the studies measured, in the
+// order a characterisation reads, with every study's points of it.
+func sectionsOf(ss []*study.Sweep, names []string) []Section {
+	var out []Section
 	for _, k := range sectionKinds {
 		sec := Section{Name: k.name, Ops: k.ops}
 		for i, s := range ss {
@@ -153,41 +175,44 @@ func Build(ss []*study.Sweep, o Options) (*Document, error) {
 		}
 		if len(sec.Rows) > 0 {
 			sortPhases(sec.Phases, k.phases)
-			d.Sections = append(d.Sections, sec)
+			out = append(out, sec)
 		}
 	}
-	if len(d.Sections) == 0 {
-		return nil, errors.New("report: the studies hold no measured point")
+	return out
+}
+
+// judge judges the expectations against the first study (first, named
+// firstName) or against o.Judged when that is set.
+func (d *Document) judge(first *study.Sweep, firstName string, o Options) {
+	judged := first
+	d.Judged = firstName
+	if o.Judged != nil {
+		judged, d.Judged = o.Judged, o.Judged.Name()
 	}
-	for i, s := range ss {
-		d.Peaks = append(d.Peaks, peaksOf(s, names[i])...)
+	d.Verdicts = acceptance.Judge(judged, o.Expect)
+	var texts []string
+	for _, e := range o.Expect {
+		texts = append(texts, e.Text)
 	}
-	if len(o.Expect) > 0 {
-		judged := ss[0]
-		d.Judged = names[0]
-		if o.Judged != nil {
-			judged, d.Judged = o.Judged, o.Judged.Name()
-		}
-		d.Verdicts = acceptance.Judge(judged, o.Expect)
-		var texts []string
-		for _, e := range o.Expect {
-			texts = append(texts, e.Text)
-		}
-		d.Expected = strings.Join(texts, ", ")
-	}
-	pairs := o.Pairs
+	d.Expected = strings.Join(texts, ", ")
+}
+
+// comparesOf compares the pairs of studies given by their index, or
+// without pairs the first study with each other.
+func comparesOf(ss []*study.Sweep, names []string, pairs [][2]int) ([]Comparison, error) {
 	if pairs == nil {
 		for i := 1; i < len(ss); i++ {
 			pairs = append(pairs, [2]int{0, i})
 		}
 	}
+	var out []Comparison
 	for _, p := range pairs {
 		if p[0] < 0 || p[1] < 0 || p[0] >= len(ss) || p[1] >= len(ss) {
 			return nil, fmt.Errorf("report: no study %d to compare", max(p[0], p[1]))
 		}
-		d.Compares = append(d.Compares, compareOf(ss[p[0]], ss[p[1]], names[p[0]], names[p[1]]))
+		out = append(out, compareOf(ss[p[0]], ss[p[1]], names[p[0]], names[p[1]]))
 	}
-	return d, nil
+	return out, nil
 }
 
 // sortPhases puts phases in the order their section lists them.
@@ -215,80 +240,4 @@ func spreadText(mean, sd float64, iterations int, format string) string {
 		return fmt.Sprintf(format, mean)
 	}
 	return fmt.Sprintf(format+" ± "+format, mean, sd)
-}
-
-// peaksOf is each phase's best complete point and its figure at the
-// study's largest thread count.
-func peaksOf(s *study.Sweep, name string) []Peak {
-	var out []Peak
-	for _, phase := range s.Phases() {
-		var best, last *study.Figure
-		for _, f := range s.Figures() {
-			if f.Phase != phase || !f.Complete {
-				continue
-			}
-			f := f
-			if best == nil || quoted(f) > quoted(*best) {
-				best = &f
-			}
-			if last == nil || f.Threads > last.Threads {
-				last = &f
-			}
-		}
-		if best == nil {
-			continue
-		}
-		out = append(out, Peak{Study: name, Phase: phase, Unit: unitOf(phase),
-			Peak: figureText(*best), PeakAt: best.Threads, Sustained: figureText(*last), SustainedAt: last.Threads})
-	}
-	return out
-}
-
-// unitOf is the unit a phase's quoted figure is shown in: GB/s, IOPS, or
-// operations per second for metadata phases.
-func unitOf(phase string) string {
-	switch {
-	case wire.Phase(phase).IsMeta():
-		return "ops/s"
-	case wire.Phase(phase).CountsOps():
-		return "IOPS"
-	}
-	return "GB/s"
-}
-
-// figureText is a point's quoted figure in its unit (without the unit).
-func figureText(f study.Figure) string {
-	if wire.Phase(f.Phase).CountsOps() {
-		return fmt.Sprintf("%.0f", f.IOPS)
-	}
-	return fmt.Sprintf("%.3f", f.Bandwidth/1e9)
-}
-
-// quoted is the figure to quote for a point: IOPS (or operations per
-// second) for phases counted in operations, bandwidth otherwise.
-func quoted(f study.Figure) float64 {
-	if wire.Phase(f.Phase).CountsOps() {
-		return f.IOPS
-	}
-	return f.Bandwidth
-}
-
-func compareOf(a, b *study.Sweep, an, bn string) Comparison {
-	c := Comparison{A: an, B: bn, Diffs: study.ConfigDiff(a, b)}
-	for _, p := range study.Match(a, b) {
-		if p.A == nil || p.B == nil {
-			continue
-		}
-		c.Rows = append(c.Rows, CompareRow{Phase: p.Phase, Threads: p.Threads, Unit: unitOf(p.Phase),
-			A: figureText(*p.A), B: figureText(*p.B),
-			Change: study.FormatChange(quoted(*p.A), quoted(*p.B)), Noise: study.Noise(p.A, p.B)})
-	}
-	return c
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }

@@ -286,3 +286,11 @@ func plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// onOff is a switch setting as the report shows it.
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

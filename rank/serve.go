@@ -2,14 +2,12 @@ package rank
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"ioswarm/barrier"
-	"ioswarm/nodefacts"
 	"ioswarm/settings"
 	"ioswarm/uring"
 	"ioswarm/wire"
@@ -119,134 +117,6 @@ func (s *state) serve(ctx context.Context, m *barrier.Member) error {
 			}
 		}
 	}
-}
-
-func (s *state) handle(ctx context.Context, req *barrier.Request) (any, error) {
-	switch req.Kind {
-	case wire.KindFacts:
-		var in wire.Facts
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		return nodefacts.Gather(ctx, in.Dir), nil
-	case wire.KindSetup:
-		var in wire.Setup
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		return s.doSetup(in)
-	case wire.KindCreate:
-		d, err := createJobDir(s.jobDir, s.setup.Rank, s.job.Direct)
-		if err != nil {
-			return nil, err
-		}
-		s.dir.close()
-		s.dir, s.created = d, true
-		return wire.Empty{}, nil
-	case wire.KindPrepare:
-		var in wire.Prepare
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		s.disarm() // memory armed for a phase that never ran goes first
-		var err error
-		if len(in.Sources) > 0 && in.Phase.IsRead() {
-			if err := s.pointReads(in.Sources); err != nil {
-				return wire.Empty{}, err
-			}
-		}
-		switch {
-		case in.Phase.IsMeta():
-			err = s.prepareMD(in.Phase)
-		case s.job.FilesOf != "":
-			err = s.checkReused(in.Phase)
-		default:
-			err = s.prepareFiles(ctx, in.Phase)
-		}
-		if err == nil {
-			err = s.arm(in.Phase)
-		}
-		return wire.Empty{}, err
-	case wire.KindShared:
-		var in wire.MakeShared
-		if err := decode(req, &in); err != nil || !in.Make || !s.shared() || s.job.FilesOf != "" {
-			return wire.Empty{}, err
-		}
-		return wire.Empty{}, s.makeShared(in.Phase)
-	case wire.KindDrop:
-		var in wire.Drop
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		if in.Phase.IsMeta() {
-			return s.dropMD(), nil
-		}
-		return s.drop(), nil
-	case wire.KindResident:
-		var in wire.Resident
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		r, t, err := s.residentPages(s.phasePaths(in.Phase))
-		s.clientCacheBefore(ctx, in.Phase)
-		return wire.ResidentReply{Resident: r, Total: t}, err
-	case wire.KindRun:
-		var in wire.Run
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		return s.runPhase(ctx, in)
-	case wire.KindSeries:
-		var in wire.Series
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		return s.series(in), nil
-	case wire.KindFirstDone:
-		var in wire.FirstDone
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		return s.firstDone(in, s.opBytes()), nil
-	case wire.KindManifest:
-		var in wire.WriteManifest
-		if err := decode(req, &in); err != nil || in.Manifest == nil {
-			return wire.Empty{}, err
-		}
-		if in.KeepTime {
-			return wire.Empty{}, s.rewriteManifest(*in.Manifest)
-		}
-		return wire.Empty{}, s.writeManifest(*in.Manifest)
-	case wire.KindFindKept:
-		var in wire.FindManifest
-		if err := decode(req, &in); err != nil || in.Dir == "" {
-			return wire.Manifest{}, err
-		}
-		return findManifest(in.Dir, in.JobID)
-	case wire.KindMarker:
-		var in wire.Marker
-		if err := decode(req, &in); err != nil {
-			return nil, err
-		}
-		return s.marker(in)
-	case wire.KindCleanup:
-		s.cleaned = true
-		if s.job.Keep {
-			return wire.Empty{}, nil
-		}
-		if err := s.removeMD(); err != nil {
-			return wire.Empty{}, err
-		}
-		return wire.Empty{}, removeFiles(s.jobDir, s.ownFiles())
-	}
-	return nil, fmt.Errorf("unknown request %q", req.Kind)
-}
-
-func decode(req *barrier.Request, v any) error {
-	if err := json.Unmarshal(req.Body, v); err != nil {
-		return fmt.Errorf("bad %s request: %w", req.Kind, err)
-	}
-	return nil
 }
 
 func (s *state) doSetup(in wire.Setup) (wire.SetupReply, error) {
