@@ -159,10 +159,10 @@ func guardFailure(err error, stderr string) error {
 // nodeLines keeps the first few lines in which srun names a node it could
 // not launch on (what failedNodes reads), however much follows them.
 type nodeLines struct {
-	mu      sync.Mutex
-	kept    strings.Builder
-	n       int
-	partial []byte
+	mu   sync.Mutex
+	kept strings.Builder
+	n    int
+	lineSplit
 }
 
 const keptNodeLines = 16
@@ -170,22 +170,13 @@ const keptNodeLines = 16
 func (w *nodeLines) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.partial = append(w.partial, p...)
-	for {
-		i := bytes.IndexByte(w.partial, '\n')
-		if i < 0 {
-			break
-		}
-		if line := w.partial[:i]; w.n < keptNodeLines && len(failedNodes(string(line))) > 0 {
+	w.feed(p, func(line []byte) {
+		if w.n < keptNodeLines && len(failedNodes(string(line))) > 0 {
 			w.kept.Write(bytes.TrimSpace(line))
 			w.kept.WriteByte('\n')
 			w.n++
 		}
-		w.partial = w.partial[i+1:]
-	}
-	if len(w.partial) > 4096 {
-		w.partial = w.partial[len(w.partial)-4096:] // a line without end: keep its tail
-	}
+	})
 	return len(p), nil
 }
 

@@ -154,9 +154,9 @@ func summary(lines string) string {
 // lastLines keeps the last few complete lines written to it, for error
 // messages; the rest is forwarded or dropped elsewhere.
 type lastLines struct {
-	mu      sync.Mutex
-	lines   []string
-	partial []byte
+	mu    sync.Mutex
+	lines []string
+	lineSplit
 }
 
 const keptLines = 4
@@ -164,24 +164,37 @@ const keptLines = 4
 func (w *lastLines) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.partial = append(w.partial, p...)
-	for {
-		i := bytes.IndexByte(w.partial, '\n')
-		if i < 0 {
-			break
-		}
-		if line := strings.TrimSpace(string(w.partial[:i])); line != "" {
+	w.feed(p, func(line []byte) {
+		if line := strings.TrimSpace(string(line)); line != "" {
 			w.lines = append(w.lines, line)
 			if len(w.lines) > keptLines {
 				w.lines = w.lines[1:]
 			}
 		}
-		w.partial = w.partial[i+1:]
-	}
-	if len(w.partial) > 4096 {
-		w.partial = w.partial[len(w.partial)-4096:] // a line without end: keep its tail
-	}
+	})
 	return len(p), nil
+}
+
+// lineSplit cuts a stream written in pieces into lines, for the writers
+// that keep some of srun's lines (lastLines, nodeLines).
+type lineSplit struct{ partial []byte }
+
+// feed hands each line p completes to each, without its newline; an
+// unfinished line waits for the next piece, its tail only past 4 KiB
+// (a line without end).
+func (ls *lineSplit) feed(p []byte, each func(line []byte)) {
+	ls.partial = append(ls.partial, p...)
+	for {
+		i := bytes.IndexByte(ls.partial, '\n')
+		if i < 0 {
+			break
+		}
+		each(ls.partial[:i])
+		ls.partial = ls.partial[i+1:]
+	}
+	if len(ls.partial) > 4096 {
+		ls.partial = ls.partial[len(ls.partial)-4096:]
+	}
 }
 
 // String is the kept lines and any unfinished last line.
