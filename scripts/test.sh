@@ -88,7 +88,7 @@ fi
 echo "== build (static)"
 CGO_ENABLED=0 go build -o /dev/null .
 echo "== race detector on the concurrent packages"
-go test -race -count=1 ./barrier ./rank ./launcher ./coordinator ./clock ./progress ./preflight ./uring ./binserve
+go test -race -count=1 ./barrier ./rank ./launcher/... ./coordinator ./clock ./progress ./preflight ./uring ./binserve
 echo "== unit tests"
 go test -count=1 $(go list ./... | grep -v '/test/')
 # The integration tests run the real binary on namespaced clusters and

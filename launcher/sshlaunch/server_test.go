@@ -52,12 +52,16 @@ type testServer struct {
 	// temporary directories were removed ("directory not empty").
 	running sync.WaitGroup
 	procs   []*exec.Cmd
+	ended   bool // set (under mu) before waitCommands waits
 }
 
 // waitCommands waits for every command the server started to end, killing
 // their process groups if they outlast a minute (a command still waiting
 // on a client that never closes), and fails the test then.
 func (s *testServer) waitCommands(t *testing.T) {
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
 	ended := make(chan struct{})
 	go func() { s.running.Wait(); close(ended) }()
 	select {
@@ -227,8 +231,15 @@ func (s *testServer) session(ch ssh.Channel, reqs <-chan *ssh.Request) {
 				req.Reply(false, nil)
 				continue
 			}
-			s.running.Add(1)
 			s.mu.Lock()
+			if s.ended {
+				// The test is over: its cleanup waits, and an Add now
+				// would race with that Wait.
+				s.mu.Unlock()
+				req.Reply(false, nil)
+				return
+			}
+			s.running.Add(1)
 			s.commands = append(s.commands, p.Command)
 			s.mu.Unlock()
 			if g := s.gate.Load(); g != nil {
