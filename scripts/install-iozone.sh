@@ -7,6 +7,8 @@
 # Without root, apt-get or a Debian entry it says why and does nothing;
 # the tests that need /usr/bin/iozone then skip.
 set -euo pipefail
+# shellcheck source=scripts/apt-wait.sh
+source "$(dirname "$0")/apt-wait.sh"
 
 if command -v iozone >/dev/null; then
 	exit 0
@@ -22,7 +24,10 @@ if [ -z "$entry" ]; then
 fi
 saved=$(mktemp)
 cp -p "$entry" "$saved"
-restore() { cp -p "$saved" "$entry" && rm -f "$saved" && apt-get -o DPkg::Lock::Timeout=300 update -qq || true; }
+restore() {
+	cp -p "$saved" "$entry" && rm -f "$saved"
+	apt_waiting update -qq || true
+}
 trap restore EXIT
 # Only the stanza of the main archive (its Components: line follows its
 # URIs: line); the security entry has no iozone3.
@@ -30,9 +35,8 @@ awk '/^URIs:/ { main = ($0 ~ /debian\/?$/) }
 	/^Components:/ && main && $0 !~ /non-free( |$)/ { $0 = $0 " non-free" }
 	{ print }' "$saved" >"$entry"
 echo "installing: iozone3 (from Debian non-free, enabled for this install only)"
-# Another apt may hold the lock for a while: wait for it rather than fail.
-lock=(-o DPkg::Lock::Timeout=300)
-if ! apt-get "${lock[@]}" update -qq ||
-	! DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -qq --no-install-recommends iozone3 >/dev/null; then
+# Another apt may hold the locks for a while: wait for it rather than fail.
+if ! apt_waiting update -qq ||
+	! DEBIAN_FRONTEND=noninteractive apt_waiting install -y -qq --no-install-recommends iozone3; then
 	echo "iozone3 not installed: apt-get failed; the real-IOzone tests will skip"
 fi

@@ -15,46 +15,9 @@ packages=(openssh-server openssh-client iproute2 util-linux iptables munge slurm
 	ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse fuse
 	chromium
 	shellcheck)
-# On a freshly booted machine unattended upgrades (or another install) hold
-# the apt and dpkg locks for minutes; apt-get fails at once on the lists lock
-# and, after its own short wait, on dpkg's. So every apt-get here waits for
-# the locks, up to this many seconds in all, then stops naming the holder.
-apt_lock_wait=${IOSWARM_TEST_APT_LOCK_WAIT:-900}
-apt_deadline=$((SECONDS + apt_lock_wait))
-apt_lock_msg='Could not get lock|Unable to acquire the dpkg frontend lock|Unable to lock'
-# apt_waiting ARGS: apt-get ARGS (stdout discarded), retried while an apt or
-# dpkg lock is held by another process and the deadline has not passed.
-apt_waiting() {
-	local err rc left said_at=-60
-	err=$(mktemp)
-	while :; do
-		left=$((apt_deadline - SECONDS))
-		((left > 0)) || left=1
-		rc=0
-		apt-get -o DPkg::Lock::Timeout="$left" "$@" >/dev/null 2>"$err" || rc=$?
-		if [ "$rc" = 0 ]; then
-			rm -f "$err"
-			return 0
-		fi
-		if ! grep -qE "$apt_lock_msg" "$err"; then
-			cat "$err" >&2
-			rm -f "$err"
-			return "$rc"
-		fi
-		if ((SECONDS >= apt_deadline)); then
-			echo "scripts/test.sh: apt-get $1 still could not take the apt/dpkg lock after ${apt_lock_wait}s" \
-				"(set IOSWARM_TEST_APT_LOCK_WAIT to wait longer): $(grep -m1 -E "$apt_lock_msg" "$err")" >&2
-			rm -f "$err"
-			return 100
-		fi
-		if ((SECONDS >= said_at + 60)); then
-			echo "waiting for the apt/dpkg lock ($((apt_deadline - SECONDS))s left):" \
-				"$(grep -m1 -E "$apt_lock_msg" "$err")" >&2
-			said_at=$SECONDS
-		fi
-		sleep 5
-	done
-}
+# Every apt-get here waits for another installation's locks (apt-wait.sh).
+# shellcheck source=scripts/apt-wait.sh
+source scripts/apt-wait.sh
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
 	missing=()
 	for p in "${packages[@]}"; do
