@@ -20,9 +20,15 @@
 #   read    -i1 -c -e -w -r REC -s SIZE -t T -+n -+m LIST   (reads the files write kept)
 #   random  -i0 -i2 -c -e -r RREC -s RSIZE -t T -+n -+m LIST
 # each once as is (IOzone's stonewall) and once with -x. Every round runs
-# every line with both tools, which one first alternating from round to
-# round (A B, B A, ...), each tool in a data directory of its own on the
-# machine's disk, which every node sees (as a parallel filesystem).
+# every line twice with each tool, in the order A B B A (odd rounds) or
+# B A A B (even ones), each tool in a data directory of its own on the
+# machine's disk, which every node sees (as a parallel filesystem). Why
+# twice: on this bed the disk itself depends on what ran before. With one
+# run each (A B, B A, ...) the write line's second command was 3-4x the
+# first in 10 of 10 commands whichever tool it was, so a round's ratio
+# said which tool went second. In A B B A each tool has one run in an outer
+# and one in an inner place, and each run of a line that writes starts
+# with its tool's directory empty.
 #
 # How each tool runs:
 # - IOzone 3.489 (Debian's iozone3; scripts/install-iozone.sh installs it)
@@ -45,10 +51,14 @@
 # random readers, random writers) and figure (Children see, Parent sees
 # where printed (IOzone prints none with -+m), Min/Max/Avg throughput per
 # process, Min xfer), the median over the rounds of the ratio ioswarm /
-# IOzone taken within each round, with the lowest and highest ratio and
-# the median of each tool's own value. One round and tiny sizes check the
-# script works; the machine must be otherwise idle for the ratios to mean
-# anything, and the rounds say how much they spread.
+# IOzone taken within each round (each tool's mean of its two runs), with
+# the lowest and highest ratio and the median of each tool's own value;
+# and the bed's own noise: the ratio of IOzone's two runs of the round
+# (outer / inner place), its median, lowest and highest. A line whose
+# IOzone-against-IOzone ratio spreads wider than 10% cannot show a 10%
+# agreement between the tools on this bed, however close they are. One
+# round and tiny sizes check the script works; the machine must be
+# otherwise idle for the ratios to mean anything.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -138,20 +148,41 @@ run_ioswarm() {
 		>"$out" 2>"$out.err" || die "ioswarm iozone $* failed: $(tail -n 5 "$out.err")"
 }
 
-# one_line ROUND NAME XFLAG TOOL runs a line with one tool.
+# one_line ROUND NAME XFLAG TOOL K runs a line with one tool, its K-th
+# run of the round. A line that writes starts from the tool's directory
+# empty (and synced), as the first run did; the read line reads the files
+# the tool's last write run kept.
 one_line() {
-	local round=$1 name=$2 x=$3 tool=$4 args
+	local round=$1 name=$2 x=$3 tool=$4 k=$5 args
 	read -r -a args <<<"$(line_args "$name" "$x")"
-	"run_$tool" "$OUT/$round.$name.$x.$tool" "${args[@]}"
+	[ "$name" = read ] || clean "$tool"
+	"run_$tool" "$OUT/$round.$name.$x.$tool.$k" "${args[@]}"
 }
 
-# both ROUND NAME XFLAG runs a line with both tools, in this round's order.
-both() { in_turn "$1" one_line_iozone one_line_ioswarm "$@"; }
-one_line_iozone() { one_line "$1" "$2" "$3" iozone; }
-one_line_ioswarm() { one_line "$1" "$2" "$3" ioswarm; }
+# both ROUND NAME XFLAG runs a line twice with each tool: A B B A in odd
+# rounds, B A A B in even ones.
+both() {
+	local first=iozone second=ioswarm
+	if (($1 % 2 == 0)); then
+		first=ioswarm second=iozone
+	fi
+	one_line "$1" "$2" "$3" "$first" 1
+	one_line "$1" "$2" "$3" "$second" 1
+	one_line "$1" "$2" "$3" "$second" 2
+	one_line "$1" "$2" "$3" "$first" 2
+}
 
-# clean removes what the kept files of a write and read left.
-clean() { find "$WORK/data/iozone" "$WORK/data/ioswarm" -mindepth 1 -delete; }
+# clean [TOOL...] empties the tools' data directories (both when none is
+# named) and waits for the deletions to reach the disk.
+clean() {
+	local tools=("$@") dirs=() t
+	((${#tools[@]})) || tools=(iozone ioswarm)
+	for t in "${tools[@]}"; do
+		dirs+=("$WORK/data/$t")
+	done
+	find "${dirs[@]}" -mindepth 1 -delete
+	sync
+}
 
 # mib SIZE prints an IOzone size (kB, or with k, m or g) in MiB, rounded up.
 mib() {
@@ -210,13 +241,22 @@ def parse(path):
                 got[(test, fig)] = float(m.group(1))
     return got
 
-vals = collections.defaultdict(lambda: collections.defaultdict(dict))  # key -> tool -> round -> value
+# key -> tool -> round -> {run: value}; run 1 is a tool's first run of the round
+vals = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(dict)))
 for name in sorted(os.listdir(out)):
     if name.endswith(".err"):
         continue
-    r, line, x, tool = name.split(".")
+    r, line, x, tool, k = name.split(".")
     for (test, fig), v in parse(os.path.join(out, name)).items():
-        vals[(line, x, test, fig)][tool][int(r)] = v
+        vals[(line, x, test, fig)][tool][int(r)][int(k)] = v
+
+def selfratio(runs, r):
+    """IOzone's outer run over its inner one in round r (A B B A: odd rounds
+    have IOzone outside), or None."""
+    if len(runs) != 2:
+        return None
+    outer, inner = (runs[1], runs[2]) if r % 2 else (runs[2], runs[1])
+    return outer / inner if inner > 0 else None
 
 LINES = ["write", "read", "random"]
 TESTS = ["initial writers", "readers", "random readers", "random writers"]
@@ -227,22 +267,28 @@ def order(key):
     return (LINES.index(line) if line in LINES else 9, x != "none", TESTS.index(test) if test in TESTS else 9,
             FIGS.index(fig))
 
-print(f"ioswarm / IOzone over {rounds} round(s): the median of the rounds' ratios, the lowest and highest,")
-print("the median's distribution-free 95% interval where the rounds allow one (bench/ratios.py), and each tool's median value")
+print(f"ioswarm / IOzone over {rounds} round(s), each tool twice a round (A B B A): the median of the rounds' ratios")
+print("(each tool's mean of its two runs), the lowest and highest, the median's distribution-free 95% interval where")
+print("the rounds allow one (bench/ratios.py), each tool's median value, and the bed's noise: IOzone's outer run over")
+print("its inner one, median and range (a figure IOzone cannot repeat within 10% cannot show a 10% agreement)")
 head = (f"{'line':7} {'-x':4} {'test':15} {'figure':15} {'ratio':>7} {'low':>7} {'high':>7} {'ci95':>13} "
-        f"{'ioswarm':>14} {'IOzone':>14}")
+        f"{'ioswarm':>12} {'IOzone':>12} {'IOzone/IOzone':>19}")
 print(head)
 print("-" * len(head))
 for key in sorted(vals, key=order):
     line, x, test, fig = key
     ours, theirs = vals[key].get("ioswarm", {}), vals[key].get("iozone", {})
+    mean = lambda runs: statistics.fmean(runs.values())
     both = sorted(set(ours) & set(theirs))
-    ratios = [ours[r] / theirs[r] for r in both if theirs[r] > 0]
+    ratios = [mean(ours[r]) / mean(theirs[r]) for r in both if mean(theirs[r]) > 0]
+    selfs = [v for v in (selfratio(theirs[r], r) for r in theirs) if v is not None]
+    noise = f"{statistics.median(selfs):.3f} {min(selfs):.2f}-{max(selfs):.2f}" if selfs else "-"
     if not ratios:
         print(f"{line:7} {x:4} {test:15} {fig:15} {'n/a':>7}  (printed by {'ioswarm' if ours else 'IOzone'} only, or IOzone's value 0)")
         continue
     med, lo, hi, _ = median_ci(ratios)
     ci = f"{lo:.3f}-{hi:.3f}" if lo is not None else "-"
     print(f"{line:7} {x:4} {test:15} {fig:15} {med:7.3f} {min(ratios):7.3f} {max(ratios):7.3f} {ci:>13} "
-          f"{statistics.median(ours.values()):14.2f} {statistics.median(theirs.values()):14.2f}")
+          f"{statistics.median(mean(v) for v in ours.values()):12.0f} "
+          f"{statistics.median(mean(v) for v in theirs.values()):12.0f} {noise:>19}")
 EOF
