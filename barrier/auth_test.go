@@ -234,3 +234,27 @@ func TestOtherJobsCoordinator(t *testing.T) {
 		t.Errorf("Rejected counts %d, want 1", got)
 	}
 }
+
+// TestRefusalLoggedBeforeTheRankHearsIt closes the coordinator the moment
+// a refused rank hears why, as the launcher does when that rank exits,
+// and finds the coordinator's own line already in the log: written after
+// the refusal, it raced the close and was lost under load.
+func TestRefusalLoggedBeforeTheRankHearsIt(t *testing.T) {
+	fakerank.Guard(t, 30*time.Second)
+	const otherHash = "0151cd13b625aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	for i := 0; i < 20; i++ {
+		log := &fakerank.Log{}
+		c := startCoordinator(t, testConfig(2, log))
+		hello := Hello{JobID: testJob, Rank: 1, Host: "node2", BinaryHash: otherHash}
+		m, err := Dial(context.Background(), c.Addr().String(), hello, testSecret(), fastOptions())
+		c.Close("rank 1 exited")
+		if err == nil {
+			_ = m.Close()
+			t.Fatal("the rank joined")
+		}
+		want := `refused host "node2" rank 1 from 127.0.0.1:`
+		if got := log.Count(want); got != 1 {
+			t.Fatalf("try %d: %d lines with %q when the rank heard the refusal; log:\n%s", i, got, want, log)
+		}
+	}
+}

@@ -17,6 +17,9 @@ type rankRefusal struct {
 	who  string
 	rank int
 	err  error
+	// logged is set when the refusal was logged before the rank heard
+	// it, so serveConn does not log it again.
+	logged bool
 }
 
 func (e *rankRefusal) Error() string { return e.who + ": " + e.err.Error() }
@@ -34,8 +37,12 @@ func (c *Coordinator) authenticate(t *transport, src, addr string) (*session, er
 		return nil, &strangerError{why: whyReplay}
 	}
 	if reply, detail := c.vet(h); reply != "" {
+		// Logged before the rank is told: a refused rank exits at once,
+		// the launcher then closes the job, and by the time this
+		// goroutine ran again the line could be lost with the process.
+		c.cfg.Logf("refused %s from %s: %s", who, addr, detail)
 		_ = t.writeJSON(msgReject, rejectMsg{Message: reply})
-		return nil, refuse(errors.New(detail))
+		return nil, &rankRefusal{who: who, rank: h.Rank, err: errors.New(detail), logged: true}
 	}
 	if !c.promote(t.conn, h.Rank, tag) {
 		return nil, &strangerError{why: whyReplay}
