@@ -26,9 +26,10 @@
 # twice: on this bed the disk itself depends on what ran before. With one
 # run each (A B, B A, ...) the write line's second command was 3-4x the
 # first in 10 of 10 commands whichever tool it was, so a round's ratio
-# said which tool went second. In A B B A each tool has one run in an outer
-# and one in an inner place, and each run of a line that writes starts
-# with its tool's directory empty.
+# said which tool went second. A B B A puts one tool first and last and
+# the other in the middle, and the next round swaps them, so over the
+# rounds each tool holds each place as often; each run of a line that
+# writes starts with its tool's directory empty.
 #
 # How each tool runs:
 # - IOzone 3.489 (Debian's iozone3; scripts/install-iozone.sh installs it)
@@ -53,12 +54,13 @@
 # process, Min xfer), the median over the rounds of the ratio ioswarm /
 # IOzone taken within each round (each tool's mean of its two runs), with
 # the lowest and highest ratio and the median of each tool's own value;
-# and the bed's own noise: the ratio of IOzone's two runs of the round
-# (outer / inner place), its median, lowest and highest. A line whose
-# IOzone-against-IOzone ratio spreads wider than 10% cannot show a 10%
-# agreement between the tools on this bed, however close they are. One
-# round and tiny sizes check the script works; the machine must be
-# otherwise idle for the ratios to mean anything.
+# and the bed's own noise: each tool's second run of a round over its
+# first, median, lowest and highest. A line that a tool cannot repeat
+# within 10% cannot show a 10% agreement between the tools on this bed,
+# however close they are. bench/iozone_table.py makes the table; run it
+# on a KEEP_OUT directory to make it again. One round and tiny sizes
+# check the script works; the machine must be otherwise idle for the
+# ratios to mean anything.
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
@@ -212,83 +214,4 @@ if [ -n "${KEEP_OUT:-}" ]; then
 	mkdir -p "$KEEP_OUT" && cp "$OUT"/* "$KEEP_OUT"/
 fi
 
-python3 - "$OUT" "$ROUNDS" "$HERE" <<'EOF'
-import collections, os, re, statistics, sys
-out, rounds = sys.argv[1], int(sys.argv[2])
-sys.path.insert(0, sys.argv[3])
-from ratios import median_ci  # noqa: E402
-
-FIGURES = [("Children see", r"\tChildren see throughput for +\d+ (.+?) \t+= *([0-9.]+)"),
-           ("Parent sees", r"\tParent sees throughput for +\d+ (.+?) \t+= *([0-9.]+)"),
-           ("Min throughput", r"\tMin throughput per \w+ \t+= *([0-9.]+)"),
-           ("Max throughput", r"\tMax throughput per \w+ \t+= *([0-9.]+)"),
-           ("Avg throughput", r"\tAvg throughput per \w+ \t+= *([0-9.]+)"),
-           ("Min xfer", r"\tMin xfer \t+= *([0-9.]+)")]
-
-def parse(path):
-    """{(test, figure): value} from one IOzone report stream."""
-    got, test = {}, None
-    for line in open(path):
-        for fig, pat in FIGURES:
-            m = re.match(pat, line)
-            if not m:
-                continue
-            if len(m.groups()) == 2:
-                if fig == "Children see":
-                    test = m.group(1)
-                got[(m.group(1), fig)] = float(m.group(2))
-            elif test:
-                got[(test, fig)] = float(m.group(1))
-    return got
-
-# key -> tool -> round -> {run: value}; run 1 is a tool's first run of the round
-vals = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(dict)))
-for name in sorted(os.listdir(out)):
-    if name.endswith(".err"):
-        continue
-    r, line, x, tool, k = name.split(".")
-    for (test, fig), v in parse(os.path.join(out, name)).items():
-        vals[(line, x, test, fig)][tool][int(r)][int(k)] = v
-
-def selfratio(runs, r):
-    """IOzone's outer run over its inner one in round r (A B B A: odd rounds
-    have IOzone outside), or None."""
-    if len(runs) != 2:
-        return None
-    outer, inner = (runs[1], runs[2]) if r % 2 else (runs[2], runs[1])
-    return outer / inner if inner > 0 else None
-
-LINES = ["write", "read", "random"]
-TESTS = ["initial writers", "readers", "random readers", "random writers"]
-FIGS = [f for f, _ in FIGURES]
-
-def order(key):
-    line, x, test, fig = key
-    return (LINES.index(line) if line in LINES else 9, x != "none", TESTS.index(test) if test in TESTS else 9,
-            FIGS.index(fig))
-
-print(f"ioswarm / IOzone over {rounds} round(s), each tool twice a round (A B B A): the median of the rounds' ratios")
-print("(each tool's mean of its two runs), the lowest and highest, the median's distribution-free 95% interval where")
-print("the rounds allow one (bench/ratios.py), each tool's median value, and the bed's noise: IOzone's outer run over")
-print("its inner one, median and range (a figure IOzone cannot repeat within 10% cannot show a 10% agreement)")
-head = (f"{'line':7} {'-x':4} {'test':15} {'figure':15} {'ratio':>7} {'low':>7} {'high':>7} {'ci95':>13} "
-        f"{'ioswarm':>12} {'IOzone':>12} {'IOzone/IOzone':>19}")
-print(head)
-print("-" * len(head))
-for key in sorted(vals, key=order):
-    line, x, test, fig = key
-    ours, theirs = vals[key].get("ioswarm", {}), vals[key].get("iozone", {})
-    mean = lambda runs: statistics.fmean(runs.values())
-    both = sorted(set(ours) & set(theirs))
-    ratios = [mean(ours[r]) / mean(theirs[r]) for r in both if mean(theirs[r]) > 0]
-    selfs = [v for v in (selfratio(theirs[r], r) for r in theirs) if v is not None]
-    noise = f"{statistics.median(selfs):.3f} {min(selfs):.2f}-{max(selfs):.2f}" if selfs else "-"
-    if not ratios:
-        print(f"{line:7} {x:4} {test:15} {fig:15} {'n/a':>7}  (printed by {'ioswarm' if ours else 'IOzone'} only, or IOzone's value 0)")
-        continue
-    med, lo, hi, _ = median_ci(ratios)
-    ci = f"{lo:.3f}-{hi:.3f}" if lo is not None else "-"
-    print(f"{line:7} {x:4} {test:15} {fig:15} {med:7.3f} {min(ratios):7.3f} {max(ratios):7.3f} {ci:>13} "
-          f"{statistics.median(mean(v) for v in ours.values()):12.0f} "
-          f"{statistics.median(mean(v) for v in theirs.values()):12.0f} {noise:>19}")
-EOF
+python3 "$HERE/iozone_table.py" "$OUT"
