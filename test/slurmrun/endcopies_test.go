@@ -2,7 +2,6 @@ package slurmrun
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,14 +9,6 @@ import (
 
 	"ioswarm/test/harness"
 )
-
-// twoRankScript runs two ranks on an allocation of four nodes, from the
-// shared binary, until it is stopped: sbcast puts a copy on all four
-// nodes, two of which run no rank that could remove it.
-const twoRankScript = `%[2]s run --launcher srun --threads 2 --dir %[3]s --total 32MiB --block 1MiB --iterations 1000 --drop-caches off 2>%[1]s/run.err &
-wait $!
-echo $? >%[1]s/run.rc
-`
 
 // However a job ends, no node of its allocation keeps the sbcast copy:
 // neither the nodes that run a rank nor those that run none, after
@@ -39,7 +30,7 @@ func TestJobEndLeavesNoCopyOnAnyNode(t *testing.T) {
 			defer cancel()
 			dir, data := sharedDir(t, e, end.name+"-")
 			args := append([]string{"-N4", "-J", "ioswarm-" + end.name}, end.args...)
-			j := e.submit(ctx, t, dir, fmt.Sprintf(twoRankScript, dir, e.shared, data), args...)
+			j := e.submit(ctx, t, dir, endlessRunScript(dir, e.shared, data, 2, "32MiB"), args...)
 			ended := filepath.Join(dir, "run.rc")
 			if !harness.Poll(2*time.Minute, 50*time.Millisecond, func() bool {
 				return len(harness.DirEntries(t, data)) > 0 || fileExists(ended)

@@ -165,3 +165,15 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// endlessRunScript is a batch script whose run lasts until it is stopped
+// (scancel, the time limit), started from bin, the shared copy of the
+// binary: the nodes run the copy sbcast put in their /tmp, including the
+// nodes of the allocation that run no rank. The run's stderr and exit
+// status land in dir.
+func endlessRunScript(dir, bin, data string, threads int, total string) string {
+	return fmt.Sprintf(`%[2]s run --launcher srun --threads %[4]d --dir %[3]s --total %[5]s --block 1MiB --iterations 1000 --drop-caches off 2>%[1]s/run.err &
+wait $!
+echo $? >%[1]s/run.rc
+`, dir, bin, data, threads, total)
+}

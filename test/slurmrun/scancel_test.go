@@ -2,7 +2,6 @@ package slurmrun
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,15 +9,6 @@ import (
 
 	"ioswarm/test/harness"
 )
-
-// bcastScript is a run that lasts until it is stopped, started from the
-// shared copy of the binary, which lies on a filesystem ioswarm does not
-// take for one every node mounts: the nodes run the copy sbcast put in
-// their /tmp.
-const bcastScript = `%[2]s run --launcher srun --threads 3 --dir %[3]s --total 48MiB --block 1MiB --iterations 1000 --drop-caches off 2>%[1]s/run.err &
-wait $!
-echo $? >%[1]s/run.rc
-`
 
 // scancel of a batch job whose ranks run the sbcast copy leaves no copy
 // on any node: the coordinator is killed with its job and cannot remove
@@ -28,7 +18,7 @@ func TestScancelLeavesNoCopy(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	dir, data := sharedDir(t, e, "scancel-")
-	j := e.submit(ctx, t, dir, fmt.Sprintf(bcastScript, dir, e.shared, data), "-N3", "-J", "ioswarm-scancel")
+	j := e.submit(ctx, t, dir, endlessRunScript(dir, e.shared, data, 3, "48MiB"), "-N3", "-J", "ioswarm-scancel")
 	ended := filepath.Join(dir, "run.rc")
 	if !harness.Poll(2*time.Minute, 50*time.Millisecond, func() bool {
 		return len(harness.DirEntries(t, data)) > 0 || fileExists(ended)
