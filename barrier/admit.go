@@ -163,7 +163,7 @@ func (c *Coordinator) serveConn(conn net.Conn, src string) {
 	}
 	var re *rankRefusal
 	if errors.As(err, &re) && c.forget(conn, re.rank) && !re.logged {
-		c.cfg.Logf("refused %s from %s: %v", re.who, addr, re.err)
+		c.logRefusal(re, addr)
 	}
 }
 

@@ -24,6 +24,11 @@ type rankRefusal struct {
 
 func (e *rankRefusal) Error() string { return e.who + ": " + e.err.Error() }
 
+// logRefusal writes the coordinator's line for a refused rank.
+func (c *Coordinator) logRefusal(re *rankRefusal, addr string) {
+	c.cfg.Logf("refused %s from %s: %v", re.who, addr, re.err)
+}
+
 // authenticate runs the coordinator's side of the handshake. On success
 // the rank's slot is claimed and the returned session owns the connection.
 func (c *Coordinator) authenticate(t *transport, src, addr string) (*session, error) {
@@ -40,9 +45,10 @@ func (c *Coordinator) authenticate(t *transport, src, addr string) (*session, er
 		// Logged before the rank is told: a refused rank exits at once,
 		// the launcher then closes the job, and by the time this
 		// goroutine ran again the line could be lost with the process.
-		c.cfg.Logf("refused %s from %s: %s", who, addr, detail)
+		re := &rankRefusal{who: who, rank: h.Rank, err: errors.New(detail), logged: true}
+		c.logRefusal(re, addr)
 		_ = t.writeJSON(msgReject, rejectMsg{Message: reply})
-		return nil, &rankRefusal{who: who, rank: h.Rank, err: errors.New(detail), logged: true}
+		return nil, re
 	}
 	if !c.promote(t.conn, h.Rank, tag) {
 		return nil, &strangerError{why: whyReplay}

@@ -78,6 +78,11 @@ def noise(by_round):
     return f"{statistics.median(got):.3f} {min(got):.2f}-{max(got):.2f}" if got else "-"
 
 
+def mean(runs):
+    """A tool's mean of its runs of a round."""
+    return statistics.fmean(runs.values())
+
+
 def order(key):
     line, x, test, fig = key
     return (LINES.index(line) if line in LINES else 9, x != "none", TESTS.index(test) if test in TESTS else 9,
@@ -98,10 +103,6 @@ def main(out):
     for key in sorted(vals, key=order):
         line, x, test, fig = key
         ours, theirs = vals[key].get("ioswarm", {}), vals[key].get("iozone", {})
-
-        def mean(runs):
-            return statistics.fmean(runs.values())
-
         both = sorted(set(ours) & set(theirs))
         ratios = [mean(ours[r]) / mean(theirs[r]) for r in both if mean(theirs[r]) > 0]
         if not ratios:

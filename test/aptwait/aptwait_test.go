@@ -8,8 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // holder runs the script's apt_lock_holder with lockFile as the only lock
@@ -42,8 +43,8 @@ func TestLockHolderNamed(t *testing.T) {
 	if got := holder(t, lockFile); got != "" {
 		t.Fatalf("no lock held, yet apt_lock_holder printed %q", got)
 	}
-	lock := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0}
-	if err := syscall.FcntlFlock(f.Fd(), syscall.F_SETLK, &lock); err != nil {
+	lock := unix.Flock_t{Type: unix.F_WRLCK}
+	if err := unix.FcntlFlock(f.Fd(), unix.F_SETLK, &lock); err != nil {
 		t.Fatal(err)
 	}
 	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", os.Getpid()))
@@ -54,8 +55,8 @@ func TestLockHolderNamed(t *testing.T) {
 	if got := holder(t, lockFile); got != want {
 		t.Fatalf("lock held: apt_lock_holder printed %q, want %q", got, want)
 	}
-	lock.Type = syscall.F_UNLCK
-	if err := syscall.FcntlFlock(f.Fd(), syscall.F_SETLK, &lock); err != nil {
+	lock.Type = unix.F_UNLCK
+	if err := unix.FcntlFlock(f.Fd(), unix.F_SETLK, &lock); err != nil {
 		t.Fatal(err)
 	}
 	if got := holder(t, lockFile); got != "" {
