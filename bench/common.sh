@@ -105,6 +105,39 @@ drop_caches() {
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
+# settle_reporting waits until the kernel has reported no free memory to
+# its host for 3 s in a row (at most 60 s), where it does that: a virtual
+# machine with free page reporting (virtio-balloon's, or this machine's
+# page_reporting module) hands freed pages back to the host, a few seconds
+# after they are freed, and the host must fault each one in again on its
+# next touch. On this 2-core VM that alone decided a buffered write's rate
+# by 4x: IOzone's seeds' write line (8 x 256 MiB with -e) read 2.8-3.3 GB/s
+# run straight after the files of the run before were deleted (nothing
+# reported in between) and 0.5-0.8 GB/s five seconds later (1.4 GB
+# reported), whichever tool ran. After a drop of the page cache the kernel
+# reports the freed memory from about 1.4 s on, in bursts about 2 s apart,
+# for some 10 s. Waiting for the end puts every command on the same
+# footing: every page it takes comes from the host anew, as on a machine
+# that has just booted. Where the kernel does no reporting this returns at
+# once.
+settle_reporting() {
+	local f=/sys/module/page_reporting/parameters/reported_kib a b quiet=0 i
+	[ -r "$f" ] || return 0
+	a=$(cat "$f")
+	for ((i = 0; i < 60; i++)); do
+		sleep 1
+		b=$(cat "$f")
+		if [ "$a" = "$b" ]; then
+			quiet=$((quiet + 1))
+			((quiet < 3)) || return 0
+		else
+			quiet=0
+		fi
+		a=$b
+	done
+	echo "note: the kernel was still reporting free memory to the host after 60 s" >&2
+}
+
 # cpu_seconds reads a file written by /usr/bin/time -f '%U %S' and prints
 # user + system seconds of the process and every child it waited for.
 cpu_seconds() {

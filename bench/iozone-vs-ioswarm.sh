@@ -46,7 +46,11 @@
 # either tool, and ioswarm gets --drop-caches off, so that within one
 # command (write then random read) neither drops. IOSWARM_FLAGS= (empty)
 # runs ioswarm as its users get it instead. The nodes share one kernel, so
-# one drop empties every node's cache.
+# one drop empties every node's cache. After the drop the script waits
+# until the kernel has stopped handing the freed memory back to the host
+# (settle_reporting in common.sh): on this VM, whether it had done so
+# when a command began changed a buffered write by 4x, and that, not the
+# tools, made most of the spread of earlier runs of this script.
 #
 # What it prints: per line, -x or not, test (initial writers, readers,
 # random readers, random writers) and figure (Children see, Parent sees
@@ -135,6 +139,7 @@ run_iozone() {
 	local out=$1
 	shift
 	drop_caches
+	settle_reporting
 	(cd "$WORK/data/iozone" && RSH=$WORK/rsh "${HEAD[@]}" "$IOZONE" "$@" -+m "$WORK/list-iozone" -+h "$CLUSTER_HEAD_IP") \
 		>"$out" 2>"$out.err" || die "iozone $* failed: $(tail -n 5 "$out.err" "$out")"
 }
@@ -144,6 +149,7 @@ run_ioswarm() {
 	local out=$1
 	shift
 	drop_caches
+	settle_reporting
 	# shellcheck disable=SC2086 # IOSWARM_FLAGS is a list of words
 	(cd "$WORK/data/ioswarm" && "${HEAD[@]}" "$IOSWARM" iozone "$@" -+m "$WORK/list-ioswarm" \
 		--ssh-config "$CLUSTER_SSH_CONFIG" --identity "$CLUSTER_IDENTITY" $IOSWARM_FLAGS) \
