@@ -258,6 +258,16 @@ func TestIOzoneFlags(t *testing.T) {
 			t.Errorf("%s: %v, want a usage error with %q", args, err, want)
 		}
 	}
+	// -+h and --listen both say where ranks dial the coordinator.
+	clients := filepath.Join(t.TempDir(), "clients")
+	if err := os.WriteFile(clients, []byte("node1 /data /usr/bin/iozone\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-i0", "-t", "1", "-s", "1m", "-r", "64k", "-+m", clients, "-+h", "10.0.0.1", "--listen", "10.0.0.2:7000"}
+	err = runIOzone(context.Background(), iozoneOptions{invocation{args: args, stdout: &out, stderr: &out}})
+	if want := "-+h 10.0.0.1 and --listen 10.0.0.2:7000 both say"; !usage.Is(err) || !strings.Contains(err.Error(), want) {
+		t.Errorf("-+h with --listen: %v, want a usage error with %q", err, want)
+	}
 }
 
 // writeImage writes a stand-in for the binary a copy server sends.

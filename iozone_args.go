@@ -49,6 +49,9 @@ func parseIOzoneLine(o iozoneOptions) (iozoneLine, error) {
 	if err != nil {
 		return iozoneLine{}, err
 	}
+	if cmd.ClientFile != "" && cmd.ControlHost != "" && ro.given["listen"] {
+		return iozoneLine{}, usage.Errorf("-+h %s and --listen %s both say where the ranks reach the coordinator: give one", cmd.ControlHost, ro.Listen)
+	}
 	if err := checkFormat(ro.Format, "table", "json", "csv"); err != nil {
 		return iozoneLine{}, err
 	}

@@ -154,6 +154,16 @@ func (p *parser) plus(rest string, attached bool) error {
 		p.cmd.ClientFile = p.args[p.i]
 		p.i++
 		p.cmd.Settings = append(p.cmd.Settings, "Network distribution mode enabled.")
+	case 'h':
+		// The name or address IOzone's clients connect back to, for a
+		// master with several networks; ioswarm's ranks dial the
+		// coordinator there (RunArgs).
+		if p.i >= len(p.args) {
+			return &OptionError{Option: "-+h", Msg: "-+h takes an operand !!"}
+		}
+		p.cmd.ControlHost = p.args[p.i]
+		p.i++
+		p.cmd.Settings = append(p.cmd.Settings, "Hostname = "+p.cmd.ControlHost)
 	default:
 		return unsupported("-+" + rest)
 	}

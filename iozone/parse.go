@@ -35,6 +35,7 @@ type Command struct {
 	Keep           bool   // -w: do not unlink the files
 	NoRetest       bool   // -+n: no rewrite, no re-read
 	ClientFile     string // -+m FILE
+	ControlHost    string // -+h HOST: the name -+m clients reach this machine by
 	Direct         bool   // -I: O_DIRECT
 	OpsPerSec      bool   // -O: results in operations per second
 	NoStonewall    bool   // -x: stonewalling off

@@ -93,6 +93,10 @@ func TestParseValid(t *testing.T) {
 		{"-t 3 -F a b c -i0", func(c Command) bool { return reflect.DeepEqual(c.Files, []string{"a", "b", "c"}) }},
 		{"-t 2 -F a -b -i0", func(c Command) bool { return reflect.DeepEqual(c.Files, []string{"a", "-b"}) }}, // names are taken as words
 		{"-i0 -t1 -+m hosts -+n", func(c Command) bool { return c.ClientFile == "hosts" && c.NoRetest }},
+		{"-i0 -t1 -+h head0 -+m hosts -+n", func(c Command) bool { // IOzone's splash line where -+h came
+			return c.ControlHost == "head0" && reflect.DeepEqual(c.Settings,
+				[]string{"Hostname = head0", "Network distribution mode enabled.", "No retest option selected"})
+		}},
 		{"-i0 -t1 -c+n", func(c Command) bool { return c.Close && c.NoRetest }},
 		{"-i0 -t1 -+n -+u -R", func(c Command) bool { // -+u's two lines where it came, among the others
 			return c.CPUUtil && reflect.DeepEqual(c.Settings, []string{"No retest option selected",
@@ -133,6 +137,7 @@ func TestParseInvalid(t *testing.T) {
 		{"-i0 -t 1 -b out.xls", "iozone option -b: not supported: ioswarm writes no .xls workbook (use --csv FILE"},
 		{"-i0 -t 1 -Rb out.xls", "iozone option -b: not supported"},
 		{"-i0 -t 1 -+m", "iozone option -+m: -+m takes an operand. ( filename )"},
+		{"-i0 -t 1 -+h", "iozone option -+h: -+h takes an operand !!"},
 		{"-i0 -t 1 -+mhosts", "iozone option -+mhosts: IOzone reads only the letter after -+"},
 		{"-i0 -t 1 -+uR", "iozone option -+uR: IOzone reads only the letter after -+"},
 		{"-i0 -t 1 -s", "iozone option -s: needs a value"},
@@ -175,6 +180,21 @@ func TestEquivalent(t *testing.T) {
 	want := "ioswarm run --threads 8 --file-size 64GiB --block 16MiB --rand-block 16MiB --phases write --keep --hosts ./threadlist"
 	if got := cmd.Equivalent(8); got != want {
 		t.Errorf("Equivalent:\n got  %s\n want %s", got, want)
+	}
+	// -+h names this machine for the -+m clients: where ranks dial the
+	// coordinator. Without -+m IOzone ignores it, and so does the job.
+	for line, want := range map[string]string{
+		seedWrite + " -+h 10.0.0.1": " --hosts ./threadlist --listen 10.0.0.1:0",
+		seedWrite + " -+h fe80::1":  " --hosts ./threadlist --listen [fe80::1]:0",
+		"-i0 -t 1 -+h head0":        " --phases write,rewrite --no-fsync",
+	} {
+		cmd, err := Parse(words(line))
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if got := cmd.Equivalent(1); !strings.HasSuffix(got, want) {
+			t.Errorf("%s: Equivalent = %s, want it to end in %q", line, got, want)
+		}
 	}
 }
 

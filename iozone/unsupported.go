@@ -58,7 +58,6 @@ var hints = map[string]string{
 	"-+Z": "no equivalent",
 	"-+A": "no equivalent",
 	"-+c": "ioswarm starts its own ranks: give the hosts with -+m FILE or --hosts",
-	"-+h": "ioswarm starts its own ranks: give the hosts with -+m FILE or --hosts",
 	"-+i": "ioswarm starts its own ranks: give the hosts with -+m FILE or --hosts",
 	"-+E": "see --reuse (read phases on files a --keep run left)",
 	"-+z": "latency histograms are in the JSON result (--output)",

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -234,6 +235,12 @@ func (c Command) RunArgs(threads int) ([]string, error) {
 	}
 	if c.ClientFile != "" {
 		f = append(f, "--hosts", c.ClientFile)
+		if c.ControlHost != "" {
+			// IOzone's clients connect back to -+h's name; ranks dial
+			// the coordinator where it listens. Without -+m IOzone has
+			// no clients and ignores -+h, and so does this.
+			f = append(f, "--listen", net.JoinHostPort(c.ControlHost, "0"))
+		}
 	}
 	if len(c.Files) > 0 {
 		dir := filepath.Dir(c.Files[0])
