@@ -38,7 +38,8 @@
 #   as test/ssh/iozone_real_test.go does; -+h names the head's address,
 #   which its clients connect back to.
 # - ioswarm iozone runs in the head namespace with the same command line,
-#   its threadlist naming the same nodes, --ssh-config and --identity of
+#   -+h included (its ranks dial the coordinator there), its threadlist
+#   naming the same nodes, --ssh-config and --identity of
 #   the bed.
 # Cache: IOzone never drops caches; ioswarm by default drops them before
 # every phase. Both run here on the same terms: the script drops the page
@@ -151,7 +152,7 @@ run_ioswarm() {
 	drop_caches
 	settle_reporting
 	# shellcheck disable=SC2086 # IOSWARM_FLAGS is a list of words
-	(cd "$WORK/data/ioswarm" && "${HEAD[@]}" "$IOSWARM" iozone "$@" -+m "$WORK/list-ioswarm" \
+	(cd "$WORK/data/ioswarm" && "${HEAD[@]}" "$IOSWARM" iozone "$@" -+m "$WORK/list-ioswarm" -+h "$CLUSTER_HEAD_IP" \
 		--ssh-config "$CLUSTER_SSH_CONFIG" --identity "$CLUSTER_IDENTITY" $IOSWARM_FLAGS) \
 		>"$out" 2>"$out.err" || die "ioswarm iozone $* failed: $(tail -n 5 "$out.err")"
 }
