@@ -148,6 +148,10 @@ func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, a
 			// through the scheduler: see yield.)
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+			// Released before the thread's start (beginTimed);
+			// here too, for a thread stopped before it.
+			w.spread.hold(i)
+			defer w.spread.release()
 			waiting[i] = clock.Now()
 			now, ok := awaitRelease(at, p.stop)
 			if !ok {

@@ -84,11 +84,7 @@ func awaitRelease(at int64, stop *atomic.Bool) (int64, bool) {
 // moment the filesystem's work begins.
 func (w *worker) openTimed(p *phaseParams, path string, flags int, mode uint32) (int, error) {
 	dirfd, name, err := p.dir.cname(path)
-	if w.unlockable(p) {
-		yield(true)
-	}
-	w.rec.StartNS = clock.Now()
-	w.cpu.begin(p.locked, w.rec.StartNS)
+	w.beginTimed(p)
 	fd := -1
 	if err == nil {
 		fd, err = rawOpenat(dirfd, name, flags, mode)
@@ -97,6 +93,19 @@ func (w *worker) openTimed(p *phaseParams, path string, flags int, mode uint32) 
 		p.gate.pass(p.stop)
 	}
 	return fd, err
+}
+
+// beginTimed takes the thread's start: it gives the thread back every
+// CPU it may use (it waited on one, cpuSpread), passes through the
+// scheduler unlocked unless it keeps a ring (see openTimed), and stamps the
+// start, from which its CPU time is counted too.
+func (w *worker) beginTimed(p *phaseParams) {
+	w.spread.release()
+	if w.unlockable(p) {
+		yield(true)
+	}
+	w.rec.StartNS = clock.Now()
+	w.cpu.begin(p.locked, w.rec.StartNS)
 }
 
 // gateMax bounds the wait at a startGate, counted from the release: an

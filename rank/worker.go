@@ -38,6 +38,7 @@ type worker struct {
 
 	rec      wire.ThreadRecord
 	yieldAt  int64          // rank-clock time of the next voluntary yield
+	spread   cpuSpread      // the CPU the thread waits for its start on
 	uring    *uringIO       // the phase's ring with --engine io_uring; nil for sync
 	interval workerInterval // the interval of a random phase it records into
 	seen     firstSeen      // where the phase's first-done stop found it

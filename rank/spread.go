@@ -1,0 +1,72 @@
+package rank
+
+import "golang.org/x/sys/unix"
+
+// Where a rank's threads stand when their loops begin decides how evenly
+// they share the node's CPUs while threads outnumber them: a thread that
+// only copies to or from the page cache never sleeps, and a busy CPU's
+// load is balanced only every few tens of milliseconds, so the placement
+// at the start holds for a phase of that length. It was bad, likely
+// because the workers are woken for a phase by one thread (the runtime's
+// hand-off to each locked thread) and the kernel puts a wakee beside its
+// waker: they slept toward the release on one CPU and woke there, and the
+// first to find the other CPU idle had it to itself. The CPU each of 8 threads
+// was on after the start gate, 3 runs of a random read on 2 cores: 7 on
+// one and 1 on the other, 6 and 2, 2 and 6; the lone thread ran 2-3x the
+// others' rate, and with IOzone's stonewall the others had done little
+// when it finished (Min xfer 0.13-0.30 of IOzone's, whose children poll
+// in short sleeps and are placed anew at every wake-up).
+//
+// So each thread waits for the release on a CPU of its own share: thread
+// i on the (i mod n)-th CPU the rank may use, and lets go of it just
+// before its start, when it may run anywhere again. The kernel moves no
+// thread off a CPU it is allowed on, so the loops begin spread as evenly
+// as the CPUs allow, and from there the kernel balances as it would.
+
+// cpuSetCPUs is how many CPUs a unix.CPUSet can name (0 to 1023); on a
+// machine with more the kernel refuses the set, and hold does nothing.
+const cpuSetCPUs = 1024
+
+// cpuSpread holds a thread on one CPU while it waits for a phase's start.
+type cpuSpread struct {
+	was  unix.CPUSet // the thread's CPUs before; restored by release
+	held bool
+}
+
+// hold moves the calling thread (which must be locked to its goroutine)
+// onto the i-th CPU, round-robin, of those it may run on. It does nothing
+// where it may run on one CPU only, or when the kernel refuses.
+func (c *cpuSpread) hold(i int) {
+	if c.held || unix.SchedGetaffinity(0, &c.was) != nil {
+		return
+	}
+	n := c.was.Count()
+	if n < 2 {
+		return
+	}
+	want := i % n
+	for cpu := 0; cpu < cpuSetCPUs; cpu++ {
+		if !c.was.IsSet(cpu) {
+			continue
+		}
+		if want == 0 {
+			var one unix.CPUSet
+			one.Set(cpu)
+			c.held = unix.SchedSetaffinity(0, &one) == nil
+			return
+		}
+		want--
+	}
+}
+
+// release gives the thread back every CPU it could run on before hold.
+// The kernel leaves a running thread where it is when its new set still
+// holds its CPU, so the spread stands until the kernel's own balancing
+// moves a thread.
+func (c *cpuSpread) release() {
+	if !c.held {
+		return
+	}
+	c.held = false
+	_ = unix.SchedSetaffinity(0, &c.was)
+}
