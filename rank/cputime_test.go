@@ -35,7 +35,10 @@ func TestCPUMeterSpinnerAgainstSleeper(t *testing.T) {
 	const segment, segments = int64(5 * time.Millisecond), 8
 	var spinner, sleeper wire.ThreadRecord
 	var spun int64
-	done := make(chan struct{})
+	// The sleeper's meter starts before the spinner spins and stops after
+	// it is done, so its wall time holds every spin whatever the order in
+	// which the goroutines get a thread.
+	sleeping, done := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
@@ -43,6 +46,7 @@ func TestCPUMeterSpinnerAgainstSleeper(t *testing.T) {
 		defer close(done)
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
+		<-sleeping
 		var m cpuMeter
 		m.begin(true, clock.Now())
 		for range segments {
@@ -59,6 +63,7 @@ func TestCPUMeterSpinnerAgainstSleeper(t *testing.T) {
 		defer runtime.UnlockOSThread()
 		var m cpuMeter
 		m.begin(true, clock.Now())
+		close(sleeping)
 		<-done
 		m.end(&sleeper)
 	}()
