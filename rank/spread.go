@@ -4,24 +4,27 @@ import "golang.org/x/sys/unix"
 
 // Where a rank's threads stand when their loops begin decides how evenly
 // they share the node's CPUs while threads outnumber them: a thread that
-// only copies to or from the page cache never sleeps, and a busy CPU's
-// load is balanced only every few tens of milliseconds, so the placement
-// at the start holds for a phase of that length. It was bad, likely
-// because the workers are woken for a phase by one thread (the runtime's
-// hand-off to each locked thread) and the kernel puts a wakee beside its
-// waker: they slept toward the release on one CPU and woke there, and the
-// first to find the other CPU idle had it to itself. The CPU each of 8 threads
-// was on after the start gate, 3 runs of a random read on 2 cores: 7 on
-// one and 1 on the other, 6 and 2, 2 and 6; the lone thread ran 2-3x the
-// others' rate, and with IOzone's stonewall the others had done little
-// when it finished (Min xfer 0.13-0.30 of IOzone's, whose children poll
-// in short sleeps and are placed anew at every wake-up).
+// only copies to or from the page cache never sleeps, and the kernel left
+// such threads where they began for the whole of a 15-30 ms phase. They
+// began badly, likely because the workers are woken for a phase by one
+// thread (the runtime's hand-off to each locked thread) and the kernel
+// puts a wakee beside its waker. The CPU each of 8 threads was on after
+// the start gate, 3 runs of a random read on 2 cores, one rank: 7 on one
+// and 1 on the other, 6 and 2, 2 and 6; the lone thread ran 2-3x the
+// others' rate, and under IOzone's stonewall the others had done little
+// when it finished. (IOzone's children poll for their start in short
+// sleeps and are placed anew at every wake-up.)
 //
 // So each thread waits for the release on a CPU of its own share: thread
 // i on the (i mod n)-th CPU the rank may use, and lets go of it just
 // before its start, when it may run anywhere again. The kernel moves no
 // thread off a CPU it is allowed on, so the loops begin spread as evenly
-// as the CPUs allow, and from there the kernel balances as it would.
+// as the CPUs allow, and from there the kernel balances as it would. On
+// that line the slowest reader's share of the fastest's rose from
+// 0.12-0.25 to 0.27-0.55. It spreads one rank's threads only: where
+// several ranks share a node's cores (the SSH test bed: 4 ranks of 2
+// threads on 2 cores) their threads still start unevenly, for reasons
+// not found (docs/benchmarks.md).
 
 // cpuSetCPUs is how many CPUs a unix.CPUSet can name (0 to 1023); on a
 // machine with more the kernel refuses the set, and hold does nothing.
