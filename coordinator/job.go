@@ -25,6 +25,7 @@ type job struct {
 	seed    uint64
 	threads [][]int // threads[rank]; ranks past the placement get none
 	dropper []bool
+	cpuSlot []int // cpuSlot[rank], from the nodes' boot ids (cpuSlots)
 	members []barrier.MemberInfo
 	res     *result.Job
 	// sources[t] is the thread whose file thread t reads in read phases;

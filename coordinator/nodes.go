@@ -123,14 +123,38 @@ func (j *job) droppers(facts []nodefacts.Facts) []bool {
 	d := make([]bool, len(j.threads))
 	seen := map[string]bool{}
 	for _, r := range j.working() {
-		k := "boot " + facts[r].BootID
-		if facts[r].BootID == "" {
-			k = "host " + j.s.targets[r].Host
-		}
+		k := j.kernelOf(facts, r)
 		if !seen[k] {
 			seen[k] = true
 			d[r] = true
 		}
 	}
 	return d
+}
+
+// cpuSlots gives each rank the place of its first thread among the
+// threads that run on its kernel, counted in rank order. A rank holds its
+// i-th thread on the (slot+i)-th CPU it may use while the thread waits
+// for a phase's start (rank/spread.go). Counted per rank, every rank of
+// one thread (an IOzone threadlist puts one on each line, many lines to
+// a node) held its thread on the node's first CPU, all of them started
+// there, and the kernel took tens of milliseconds to move them apart.
+func (j *job) cpuSlots(facts []nodefacts.Facts) []int {
+	slots := make([]int, len(j.threads))
+	next := map[string]int{}
+	for _, r := range j.working() {
+		k := j.kernelOf(facts, r)
+		slots[r] = next[k]
+		next[k] += len(j.threads[r])
+	}
+	return slots
+}
+
+// kernelOf names the kernel rank r runs on: its boot id, or its host
+// where the node reported none.
+func (j *job) kernelOf(facts []nodefacts.Facts, r int) string {
+	if facts[r].BootID == "" {
+		return "host " + j.s.targets[r].Host
+	}
+	return "boot " + facts[r].BootID
 }

@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,6 +101,41 @@ func TestDroppersOnePerKernel(t *testing.T) {
 			t.Errorf("droppers %v, want %v", got, want)
 			break
 		}
+	}
+}
+
+// An IOzone threadlist of 8 lines over 4 nodes makes 8 ranks of one thread,
+// two to a node: the threads of each kernel get consecutive CPU slots, so
+// no two threads of one node wait for their start on the same CPU, where
+// every rank counting its own threads from 0 put them all on the first.
+// Ranks with no boot id count by host; several threads in one rank take
+// as many slots.
+func TestCPUSlotsCountThreadsPerKernel(t *testing.T) {
+	j := jobOn("node1", "node2", "node3", "node4", "node1", "node2", "node3", "node4")
+	facts := make([]nodefacts.Facts, 8)
+	for r := range facts {
+		facts[r].BootID = fmt.Sprintf("k%d", r%4)
+	}
+	want := []int{0, 0, 0, 0, 1, 1, 1, 1}
+	if got := j.cpuSlots(facts); !slices.Equal(got, want) {
+		t.Errorf("8 one-thread ranks on 4 kernels: slots %v, want %v", got, want)
+	}
+
+	// The namespaced bed: four host names, one kernel.
+	for r := range facts {
+		facts[r].BootID = "bed"
+	}
+	want = []int{0, 1, 2, 3, 4, 5, 6, 7}
+	if got := j.cpuSlots(facts); !slices.Equal(got, want) {
+		t.Errorf("8 ranks on one kernel: slots %v, want %v", got, want)
+	}
+
+	j = jobOn("a", "b", "a")
+	j.threads = [][]int{{0, 3}, {1, 4}, {2}}
+	facts = []nodefacts.Facts{{}, {}, {}}
+	want = []int{0, 0, 2}
+	if got := j.cpuSlots(facts); !slices.Equal(got, want) {
+		t.Errorf("hosts a, b, a without boot ids, 2+2+1 threads: slots %v, want %v", got, want)
 	}
 }
 

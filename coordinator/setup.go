@@ -33,7 +33,8 @@ func (j *job) setup(ctx context.Context) error {
 	replies, err := callAll[wire.SetupReply](ctx, j.s.coord, wire.KindSetup, "setup", func(r int) any {
 		t := j.s.targets[r]
 		return wire.Setup{Job: j.rankJob(), Rank: r, Host: t.Host, Dir: j.dirOf(t),
-			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r], MemCap: j.memCap(r)}
+			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r], CPUSlot: j.cpuSlot[r],
+			MemCap: j.memCap(r)}
 	})
 	if err != nil {
 		return fmt.Errorf("checking nodes: %w", err)
@@ -57,6 +58,7 @@ func (j *job) useFacts(facts []nodefacts.Facts) error {
 	}
 	j.facts = facts
 	j.dropper = j.droppers(facts)
+	j.cpuSlot = j.cpuSlots(facts)
 	j.noteKernels(facts)
 	j.initColdReads()
 	j.clientCache, j.kernels = j.sumClientCache(facts)

@@ -150,7 +150,7 @@ func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, a
 			defer runtime.UnlockOSThread()
 			// Released before the thread's start (beginTimed);
 			// here too, for a thread stopped before it.
-			w.spread.hold(i)
+			w.spread.hold(s.setup.CPUSlot + i)
 			defer w.spread.release()
 			waiting[i] = clock.Now()
 			now, ok := awaitRelease(at, p.stop)

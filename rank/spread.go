@@ -15,16 +15,25 @@ import "golang.org/x/sys/unix"
 // when it finished. (IOzone's children poll for their start in short
 // sleeps and are placed anew at every wake-up.)
 //
-// So each thread waits for the release on a CPU of its own share: thread
-// i on the (i mod n)-th CPU the rank may use, and lets go of it just
-// before its start, when it may run anywhere again. The kernel moves no
-// thread off a CPU it is allowed on, so the loops begin spread as evenly
-// as the CPUs allow, and from there the kernel balances as it would. On
-// that line the slowest reader's share of the fastest's rose from
-// 0.12-0.25 to 0.27-0.55. It spreads one rank's threads only: where
-// several ranks share a node's cores (the SSH test bed: 4 ranks of 2
-// threads on 2 cores) their threads still start unevenly, for reasons
-// not found (docs/benchmarks.md).
+// So each thread waits for the release on a CPU of its own share: the
+// rank's thread i on the (CPUSlot+i)-th CPU the rank may use, where
+// CPUSlot (wire.Setup) counts the threads of the ranks before it on the
+// same kernel, and lets go of it just before its start, when it may run
+// anywhere again. The kernel moves no thread off a CPU it is allowed on,
+// so the loops begin spread as evenly as the CPUs allow, and from there
+// the kernel balances as it would. On that line the slowest reader's
+// share of the fastest's rose from 0.12-0.25 to 0.27-0.55.
+//
+// The slot is the node's, not the rank's: counted from 0 in every rank,
+// the ranks of one thread that an IOzone threadlist makes (one per line,
+// several lines to a node) all waited on the node's first CPU, started
+// there, and the other CPUs stayed idle for milliseconds (a kernel trace
+// of the 4-node test bed: all 8 waiting threads on CPU 0, CPU 1 idle). With
+// the node's slots, the release of the bed's write phase came within
+// 0.2-0.5 ms for all 8 threads in 4 of 4 runs (0.4-12 ms before). Where
+// threads outnumber the CPUs, threads started together still take the
+// CPUs in turns of a scheduler tick (4 ms on the bed's kernel), which
+// decides a phase of a few ticks (docs/benchmarks.md).
 
 // cpuSetCPUs is how many CPUs a unix.CPUSet can name (0 to 1023); on a
 // machine with more the kernel refuses the set, and hold does nothing.

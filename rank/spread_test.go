@@ -1,11 +1,18 @@
 package rank
 
 import (
+	"context"
+	"os"
 	"runtime"
+	"strconv"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"ioswarm/clock"
+	"ioswarm/wire"
 )
 
 // Thread i waits on the (i mod n)-th CPU it may use, alone, and gets its
@@ -60,4 +67,72 @@ func currentCPU() int {
 	var cpu, node uint32
 	_, _, _ = unix.RawSyscall(unix.SYS_GETCPU, uintptr(unsafe.Pointer(&cpu)), uintptr(unsafe.Pointer(&node)), 0)
 	return int(cpu)
+}
+
+// A rank holds its i-th thread on the (CPUSlot+i)-th CPU while it waits
+// for the release: ranks of one thread each on one node (an IOzone
+// threadlist's lines) wait on different CPUs, not all on the first.
+func TestRunWorkersHoldsThreadsFromTheRanksCPUSlot(t *testing.T) {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		t.Skipf("sched_getaffinity: %v", err)
+	}
+	var cpus []int
+	for cpu := 0; cpu < cpuSetCPUs; cpu++ {
+		if all.IsSet(cpu) {
+			cpus = append(cpus, cpu)
+		}
+	}
+	if len(cpus) < 2 {
+		t.Skip("one CPU: there is nothing to spread over")
+	}
+	for _, slot := range []int{0, 1, len(cpus) + 1} {
+		s := &state{setup: wire.Setup{CPUSlot: slot}, workers: []*worker{testWorker(t, 4096)}}
+		p := testParams("write", 4096)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.runWorkers(context.Background(), p, [][]byte{nil}, clock.Now()+int64(time.Hour))
+		}()
+		held := heldCPUs(t, 10*time.Second)
+		p.stop.Store(true)
+		<-done
+		want := cpus[slot%len(cpus)]
+		if len(held) != 1 || held[0] != want {
+			t.Errorf("CPU slot %d: threads held on CPUs %v, want one on CPU %d", slot, held, want)
+		}
+	}
+}
+
+// heldCPUs waits (up to limit) for a thread of this process to be held on
+// a single CPU and returns the CPUs of all such threads.
+func heldCPUs(t *testing.T, limit time.Duration) []int {
+	t.Helper()
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		tasks, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			t.Skipf("no /proc/self/task: %v", err)
+		}
+		var held []int
+		for _, task := range tasks {
+			tid, err := strconv.Atoi(task.Name())
+			if err != nil {
+				continue
+			}
+			var set unix.CPUSet
+			if unix.SchedGetaffinity(tid, &set) != nil || set.Count() != 1 {
+				continue
+			}
+			for cpu := 0; cpu < cpuSetCPUs; cpu++ {
+				if set.IsSet(cpu) {
+					held = append(held, cpu)
+				}
+			}
+		}
+		if len(held) > 0 {
+			return held
+		}
+	}
+	t.Fatalf("no thread was held on one CPU within %v", limit)
+	return nil
 }

@@ -66,6 +66,11 @@ type Setup struct {
 	// phases (--read-shift); empty means each reads its own.
 	Sources  []int `json:"sources,omitempty"`
 	DropNode bool  `json:"drop_node"` // this rank drops the node's page cache
+	// CPUSlot is the place of this rank's first thread among the threads
+	// on its kernel: thread i waits for each start on the (CPUSlot+i)-th
+	// CPU the rank may use, so that the threads of the ranks sharing a
+	// node begin spread over its CPUs.
+	CPUSlot int `json:"cpu_slot,omitempty"`
 	// MemCap is the memory the rank may use before it fails itself with
 	// an error (0: no cap), set by the resource plan.
 	MemCap int64 `json:"mem_cap,omitempty"`
