@@ -25,9 +25,11 @@ type job struct {
 	seed    uint64
 	threads [][]int // threads[rank]; ranks past the placement get none
 	dropper []bool
-	cpuSlot []int // cpuSlot[rank], from the nodes' boot ids (cpuSlots)
-	members []barrier.MemberInfo
-	res     *result.Job
+	// cpuSlot[rank] and kernelThreads[rank], from the nodes' boot ids
+	// (cpuSlots).
+	cpuSlot, kernelThreads []int
+	members                []barrier.MemberInfo
+	res                    *result.Job
 	// sources[t] is the thread whose file thread t reads in read phases;
 	// shift is the rotation that gives (0: every thread its own).
 	sources []int

@@ -133,21 +133,28 @@ func (j *job) droppers(facts []nodefacts.Facts) []bool {
 }
 
 // cpuSlots gives each rank the place of its first thread among the
-// threads that run on its kernel, counted in rank order. A rank holds its
-// i-th thread on the (slot+i)-th CPU it may use while the thread waits
-// for a phase's start (rank/spread.go). Counted per rank, every rank of
-// one thread (an IOzone threadlist puts one on each line, many lines to
-// a node) held its thread on the node's first CPU, all of them started
-// there, and the kernel took tens of milliseconds to move them apart.
-func (j *job) cpuSlots(facts []nodefacts.Facts) []int {
-	slots := make([]int, len(j.threads))
+// threads that run on its kernel, counted in rank order, and how many
+// threads that kernel runs in all. A rank holds its i-th thread on the
+// (slot+i)-th CPU it may use while the thread waits for a phase's start
+// (rank/spread.go), and where the kernel's threads outnumber its CPUs,
+// its whole process on those CPUs for the phase (rank/bind.go). Counted
+// per rank, every rank of one thread (an IOzone threadlist puts one on
+// each line, many lines to a node) held its thread on the node's first
+// CPU, all of them started there, and the kernel took tens of
+// milliseconds to move them apart.
+func (j *job) cpuSlots(facts []nodefacts.Facts) (slots, kernelThreads []int) {
+	slots = make([]int, len(j.threads))
+	kernelThreads = make([]int, len(j.threads))
 	next := map[string]int{}
 	for _, r := range j.working() {
 		k := j.kernelOf(facts, r)
 		slots[r] = next[k]
 		next[k] += len(j.threads[r])
 	}
-	return slots
+	for _, r := range j.working() {
+		kernelThreads[r] = next[j.kernelOf(facts, r)]
+	}
+	return slots, kernelThreads
 }
 
 // kernelOf names the kernel rank r runs on: its boot id, or its host

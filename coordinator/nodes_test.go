@@ -117,8 +117,9 @@ func TestCPUSlotsCountThreadsPerKernel(t *testing.T) {
 		facts[r].BootID = fmt.Sprintf("k%d", r%4)
 	}
 	want := []int{0, 0, 0, 0, 1, 1, 1, 1}
-	if got := j.cpuSlots(facts); !slices.Equal(got, want) {
-		t.Errorf("8 one-thread ranks on 4 kernels: slots %v, want %v", got, want)
+	got, all := j.cpuSlots(facts)
+	if !slices.Equal(got, want) || !slices.Equal(all, []int{2, 2, 2, 2, 2, 2, 2, 2}) {
+		t.Errorf("8 one-thread ranks on 4 kernels: slots %v of %v, want %v of 2 each", got, all, want)
 	}
 
 	// The namespaced bed: four host names, one kernel.
@@ -126,16 +127,18 @@ func TestCPUSlotsCountThreadsPerKernel(t *testing.T) {
 		facts[r].BootID = "bed"
 	}
 	want = []int{0, 1, 2, 3, 4, 5, 6, 7}
-	if got := j.cpuSlots(facts); !slices.Equal(got, want) {
-		t.Errorf("8 ranks on one kernel: slots %v, want %v", got, want)
+	got, all = j.cpuSlots(facts)
+	if !slices.Equal(got, want) || !slices.Equal(all, []int{8, 8, 8, 8, 8, 8, 8, 8}) {
+		t.Errorf("8 ranks on one kernel: slots %v of %v, want %v of 8 each", got, all, want)
 	}
 
 	j = jobOn("a", "b", "a")
 	j.threads = [][]int{{0, 3}, {1, 4}, {2}}
 	facts = []nodefacts.Facts{{}, {}, {}}
 	want = []int{0, 0, 2}
-	if got := j.cpuSlots(facts); !slices.Equal(got, want) {
-		t.Errorf("hosts a, b, a without boot ids, 2+2+1 threads: slots %v, want %v", got, want)
+	got, all = j.cpuSlots(facts)
+	if !slices.Equal(got, want) || !slices.Equal(all, []int{3, 2, 3}) {
+		t.Errorf("hosts a, b, a without boot ids, 2+2+1 threads: slots %v of %v, want %v of 3, 2, 3", got, all, want)
 	}
 }
 

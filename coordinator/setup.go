@@ -34,7 +34,7 @@ func (j *job) setup(ctx context.Context) error {
 		t := j.s.targets[r]
 		return wire.Setup{Job: j.rankJob(), Rank: r, Host: t.Host, Dir: j.dirOf(t),
 			Threads: j.threads[r], Sources: j.sourcesOf(r), DropNode: j.dropper[r], CPUSlot: j.cpuSlot[r],
-			MemCap: j.memCap(r)}
+			KernelThreads: j.kernelThreads[r], MemCap: j.memCap(r)}
 	})
 	if err != nil {
 		return fmt.Errorf("checking nodes: %w", err)
@@ -58,7 +58,7 @@ func (j *job) useFacts(facts []nodefacts.Facts) error {
 	}
 	j.facts = facts
 	j.dropper = j.droppers(facts)
-	j.cpuSlot = j.cpuSlots(facts)
+	j.cpuSlot, j.kernelThreads = j.cpuSlots(facts)
 	j.noteKernels(facts)
 	j.initColdReads()
 	j.clientCache, j.kernels = j.sumClientCache(facts)

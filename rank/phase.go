@@ -139,6 +139,12 @@ func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, a
 	waiting := make([]int64, len(s.workers))
 	var wg sync.WaitGroup
 	for i, w := range s.workers {
+		// Where the process is held on its threads' CPUs (bind.go),
+		// thread i's is the i-th of those; else its slot's of all.
+		slot := s.setup.CPUSlot + i
+		if s.bound.on {
+			slot = i
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -150,10 +156,26 @@ func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, a
 			defer runtime.UnlockOSThread()
 			// Released before the thread's start (beginTimed);
 			// here too, for a thread stopped before it.
-			w.spread.hold(s.setup.CPUSlot + i)
+			w.spread.hold(slot)
 			defer w.spread.release()
 			waiting[i] = clock.Now()
-			now, ok := awaitRelease(at, p.stop)
+			// The pass through the scheduler that serves a request
+			// to yield made during the wait (the runtime asks one
+			// of a goroutine that ran 10 ms without passing through
+			// it) comes before the spin, while no thread of the
+			// phase runs yet: served later, inside the window, it
+			// handed the locked thread off for milliseconds. The
+			// goroutine may come back on another thread, so the
+			// hold is let go before and taken again after.
+			var pass func()
+			if w.unlockable(p) {
+				pass = func() {
+					w.spread.release()
+					yield(true)
+					w.spread.hold(slot)
+				}
+			}
+			now, ok := awaitRelease(at, p.stop, pass)
 			if !ok {
 				errs[i] = errStopped
 				if err := ctx.Err(); err != nil {

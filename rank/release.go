@@ -34,8 +34,9 @@ const (
 // awaitRelease blocks the calling thread until rank-clock time at and
 // returns the first clock reading at or past it, or false when stop was
 // set first. It must run on the worker's own locked OS thread: the sleep
-// and the yields are system calls of that thread.
-func awaitRelease(at int64, stop *atomic.Bool) (int64, bool) {
+// and the yields are system calls of that thread. beforeSpin, when not
+// nil, runs once as the sleep ends and the spin begins (see runWorkers).
+func awaitRelease(at int64, stop *atomic.Bool, beforeSpin func()) (int64, bool) {
 	for {
 		if stop.Load() {
 			return 0, false
@@ -46,6 +47,9 @@ func awaitRelease(at int64, stop *atomic.Bool) (int64, bool) {
 		}
 		ts := unix.NsecToTimespec(min(d, releaseNap))
 		_ = unix.Nanosleep(&ts, nil) // EINTR only shortens the nap
+	}
+	if beforeSpin != nil {
+		beforeSpin()
 	}
 	for {
 		now := clock.Now()
@@ -70,14 +74,6 @@ func awaitRelease(at int64, stop *atomic.Bool) (int64, bool) {
 // behind it on its CPU took their starts a time slice later each (1.4-5.5
 // ms steps, 4-26 ms at 8 threads on 2 cores).
 //
-// Just before its start the thread passes through the scheduler, unlocked
-// (yield): a request to yield that came during the wait for the release
-// (the runtime asks a goroutine that ran 10 ms without passing through the
-// scheduler) would otherwise be served at the open's first function call,
-// after the start, by a hand-off of the locked thread that took up to
-// milliseconds on a busy CPU inside the window. A ring's worker must keep
-// its thread, and does not.
-//
 // The open is raw, with its name made before the start (cname): nothing of
 // the runtime's (an allocation, a stack's growth, a hand-off on the way
 // into the call) runs between the start stamp and the open's entry, the
@@ -96,14 +92,15 @@ func (w *worker) openTimed(p *phaseParams, path string, flags int, mode uint32) 
 }
 
 // beginTimed takes the thread's start: it gives the thread back every
-// CPU it may use (it waited on one, cpuSpread), passes through the
-// scheduler unlocked unless it keeps a ring (see openTimed), and stamps the
-// start, from which its CPU time is counted too.
+// CPU it may use (it waited on one, cpuSpread) and stamps the start, from
+// which its CPU time is counted too. The thread passed through the
+// scheduler before its spin toward the release (runWorkers), not here: a
+// pass here, after the release, handed the goroutine to another of the
+// runtime's threads in some phases, which then waited behind the threads
+// already running for its turn at the CPU, and the start came up to 26 ms
+// late on the test bed.
 func (w *worker) beginTimed(p *phaseParams) {
 	w.spread.release()
-	if w.unlockable(p) {
-		yield(true)
-	}
 	w.rec.StartNS = clock.Now()
 	w.cpu.begin(p.locked, w.rec.StartNS)
 }

@@ -26,7 +26,7 @@ func TestAwaitReleaseReturnsAtTheMoment(t *testing.T) {
 		bound := lateBound(t)
 		for range 5 {
 			at := clock.Now() + int64(lead)
-			got, ok := awaitRelease(at, new(atomic.Bool))
+			got, ok := awaitRelease(at, new(atomic.Bool), nil)
 			if !ok || got < at {
 				t.Fatalf("lead %v: released at %d (ok %v), before the release time %d", lead, got, ok, at)
 			}
@@ -46,7 +46,7 @@ func TestAwaitReleaseStops(t *testing.T) {
 	stop := new(atomic.Bool)
 	go func() { time.Sleep(20 * time.Millisecond); stop.Store(true) }()
 	t0 := time.Now()
-	if _, ok := awaitRelease(clock.Now()+int64(time.Hour), stop); ok {
+	if _, ok := awaitRelease(clock.Now()+int64(time.Hour), stop, nil); ok {
 		t.Fatal("released although stopped")
 	}
 	// Far below the hour the release was set at, and more than load delays.

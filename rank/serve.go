@@ -35,6 +35,10 @@ type state struct {
 	dir     *dirHandle            // the job directory, open from create on
 	mdDirs  map[string]*dirHandle // its metadata directories, by name
 	workers []*worker
+	// bound holds the process on its threads' CPUs, from setup until the
+	// next job's, where the node runs more of the job's threads than it
+	// has CPUs (bind.go).
+	bound   procBind
 	created bool // the job directory may hold our files
 	cleaned bool
 	// sharedFull says this rank's threads' parts of the shared file are
@@ -156,6 +160,9 @@ func (s *state) doSetup(in wire.Setup) (wire.SetupReply, error) {
 		return reply, err
 	}
 	ensureProcs(len(in.Threads))
+	if w := s.bindCPUs(in); w != "" {
+		reply.Warnings = append(reply.Warnings, w)
+	}
 	s.workers = make([]*worker, len(in.Threads))
 	if in.Job.Layout == settings.Shared {
 		err := s.setupShared(in)

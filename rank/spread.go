@@ -56,19 +56,9 @@ func (c *cpuSpread) hold(i int) {
 	if n < 2 {
 		return
 	}
-	want := i % n
-	for cpu := 0; cpu < cpuSetCPUs; cpu++ {
-		if !c.was.IsSet(cpu) {
-			continue
-		}
-		if want == 0 {
-			var one unix.CPUSet
-			one.Set(cpu)
-			c.held = unix.SchedSetaffinity(0, &one) == nil
-			return
-		}
-		want--
-	}
+	var one unix.CPUSet
+	one.Set(nthCPU(&c.was, i))
+	c.held = unix.SchedSetaffinity(0, &one) == nil
 }
 
 // release gives the thread back every CPU it could run on before hold.

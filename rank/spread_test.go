@@ -2,9 +2,12 @@ package rank
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -135,4 +138,74 @@ func heldCPUs(t *testing.T, limit time.Duration) []int {
 	}
 	t.Fatalf("no thread was held on one CPU within %v", limit)
 	return nil
+}
+
+// Where the kernel runs more of the job's threads than the rank has CPUs,
+// setup holds every thread of the process on the CPUs of the rank's slots
+// until the next job's setup, and the node's dropping rank says so once;
+// where it does not, or the rank's slots take all its CPUs anyway, nothing
+// is held and nothing said.
+func TestBindCPUsHoldsTheProcessOnItsSlotsWhereThreadsOutnumberCPUs(t *testing.T) {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		t.Skipf("sched_getaffinity: %v", err)
+	}
+	n := all.Count()
+	if n < 2 {
+		t.Skip("one CPU: there is nothing to hold the process to")
+	}
+	s := &state{log: io.Discard}
+	defer s.bindCPUs(wire.Setup{}) // gives the test process its CPUs back
+
+	warn := s.bindCPUs(wire.Setup{Threads: []int{1}, CPUSlot: 1, KernelThreads: n + 1, DropNode: true})
+	want := nthCPU(&all, 1)
+	if got := processCPUs(t); len(got) != 1 || !got[want] {
+		t.Errorf("one thread at slot 1 of %d on %d CPUs: process on CPUs %v, want CPU %d alone", n+1, n, got, want)
+	}
+	if !strings.Contains(warn, fmt.Sprintf("%d of the job's threads run on this node's %d CPUs", n+1, n)) {
+		t.Errorf("the dropping rank's warning: %q", warn)
+	}
+	if w := s.bindCPUs(wire.Setup{Threads: []int{1}, CPUSlot: 1, KernelThreads: n + 1}); w != "" {
+		t.Errorf("a rank that does not drop the node's cache warned too: %q", w)
+	}
+
+	for _, in := range []wire.Setup{
+		{Threads: []int{0}, CPUSlot: 1, KernelThreads: n, DropNode: true}, // as many threads as CPUs
+		{Threads: make([]int, n), KernelThreads: n + 1, DropNode: true},   // the rank's slots are all its CPUs
+	} {
+		w := s.bindCPUs(in)
+		if got := processCPUs(t); len(got) != n {
+			t.Errorf("%d threads here, %d on the kernel, %d CPUs: process on CPUs %v, want all", len(in.Threads), in.KernelThreads, n, got)
+		}
+		if (w != "") != (in.KernelThreads > n) {
+			t.Errorf("%d threads here, %d on the kernel, %d CPUs: warning %q", len(in.Threads), in.KernelThreads, n, w)
+		}
+	}
+}
+
+// processCPUs is the union of the CPUs every thread of this process may
+// run on.
+func processCPUs(t *testing.T) map[int]bool {
+	t.Helper()
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Skipf("no /proc/self/task: %v", err)
+	}
+	cpus := map[int]bool{}
+	for _, task := range tasks {
+		tid, err := strconv.Atoi(task.Name())
+		if err != nil {
+			continue
+		}
+		var set unix.CPUSet
+		if unix.SchedGetaffinity(tid, &set) != nil {
+			continue
+		}
+		for cpu := 0; cpu < cpuSetCPUs; cpu++ {
+			if set.IsSet(cpu) {
+				cpus[cpu] = true
+			}
+		}
+	}
+	return cpus
 }
