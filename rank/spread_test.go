@@ -24,16 +24,8 @@ import (
 func TestCPUSpreadHoldsThreadIOnTheIthCPUAndGivesAllBack(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil {
-		t.Skipf("sched_getaffinity: %v", err)
-	}
-	var cpus []int
-	for cpu := 0; cpu < cpuSetCPUs; cpu++ {
-		if all.IsSet(cpu) {
-			cpus = append(cpus, cpu)
-		}
-	}
+	all := threadCPUs(t)
+	cpus := cpuList(&all)
 	for i := 0; i < 2*len(cpus)+1; i++ {
 		var s cpuSpread
 		s.hold(i)
@@ -76,16 +68,8 @@ func currentCPU() int {
 // for the release: ranks of one thread each on one node (an IOzone
 // threadlist's lines) wait on different CPUs, not all on the first.
 func TestRunWorkersHoldsThreadsFromTheRanksCPUSlot(t *testing.T) {
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil {
-		t.Skipf("sched_getaffinity: %v", err)
-	}
-	var cpus []int
-	for cpu := 0; cpu < cpuSetCPUs; cpu++ {
-		if all.IsSet(cpu) {
-			cpus = append(cpus, cpu)
-		}
-	}
+	all := threadCPUs(t)
+	cpus := cpuList(&all)
 	if len(cpus) < 2 {
 		t.Skip("one CPU: there is nothing to spread over")
 	}
@@ -112,24 +96,10 @@ func TestRunWorkersHoldsThreadsFromTheRanksCPUSlot(t *testing.T) {
 func heldCPUs(t *testing.T, limit time.Duration) []int {
 	t.Helper()
 	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(time.Millisecond) {
-		tasks, err := os.ReadDir("/proc/self/task")
-		if err != nil {
-			t.Skipf("no /proc/self/task: %v", err)
-		}
 		var held []int
-		for _, task := range tasks {
-			tid, err := strconv.Atoi(task.Name())
-			if err != nil {
-				continue
-			}
-			var set unix.CPUSet
-			if unix.SchedGetaffinity(tid, &set) != nil || set.Count() != 1 {
-				continue
-			}
-			for cpu := 0; cpu < cpuSetCPUs; cpu++ {
-				if set.IsSet(cpu) {
-					held = append(held, cpu)
-				}
+		for _, set := range taskCPUSets(t) {
+			if set.Count() == 1 {
+				held = append(held, cpuList(&set)...)
 			}
 		}
 		if len(held) > 0 {
@@ -146,10 +116,7 @@ func heldCPUs(t *testing.T, limit time.Duration) []int {
 // where it does not, or the rank's slots take all its CPUs anyway, nothing
 // is held and nothing said.
 func TestBindCPUsHoldsTheProcessOnItsSlotsWhereThreadsOutnumberCPUs(t *testing.T) {
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil {
-		t.Skipf("sched_getaffinity: %v", err)
-	}
+	all := threadCPUs(t)
 	n := all.Count()
 	if n < 2 {
 		t.Skip("one CPU: there is nothing to hold the process to")
@@ -187,24 +154,53 @@ func TestBindCPUsHoldsTheProcessOnItsSlotsWhereThreadsOutnumberCPUs(t *testing.T
 // run on.
 func processCPUs(t *testing.T) map[int]bool {
 	t.Helper()
+	cpus := map[int]bool{}
+	for _, set := range taskCPUSets(t) {
+		for _, cpu := range cpuList(&set) {
+			cpus[cpu] = true
+		}
+	}
+	return cpus
+}
+
+// taskCPUSets is the CPU set of every thread of this process (a thread
+// that exits while it is read is left out).
+func taskCPUSets(t *testing.T) []unix.CPUSet {
+	t.Helper()
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		t.Skipf("no /proc/self/task: %v", err)
 	}
-	cpus := map[int]bool{}
+	var sets []unix.CPUSet
 	for _, task := range tasks {
 		tid, err := strconv.Atoi(task.Name())
 		if err != nil {
 			continue
 		}
 		var set unix.CPUSet
-		if unix.SchedGetaffinity(tid, &set) != nil {
-			continue
+		if unix.SchedGetaffinity(tid, &set) == nil {
+			sets = append(sets, set)
 		}
-		for cpu := 0; cpu < cpuSetCPUs; cpu++ {
-			if set.IsSet(cpu) {
-				cpus[cpu] = true
-			}
+	}
+	return sets
+}
+
+// threadCPUs is the calling thread's CPU set; the test skips without one.
+func threadCPUs(t *testing.T) unix.CPUSet {
+	t.Helper()
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		t.Skipf("sched_getaffinity: %v", err)
+	}
+	return all
+}
+
+// cpuList is the CPUs of set in order.
+func cpuList(set *unix.CPUSet) []int {
+	var cpus []int
+	for cpu := 0; cpu < cpuSetCPUs; cpu++ {
+		if set.IsSet(cpu) {
+			cpus = append(cpus, cpu)
 		}
 	}
 	return cpus
