@@ -137,7 +137,7 @@ func (j *job) droppers(facts []nodefacts.Facts) []bool {
 // threads that kernel runs in all. A rank holds its i-th thread on the
 // (slot+i)-th CPU it may use while the thread waits for a phase's start
 // (rank/spread.go), and where the kernel's threads outnumber its CPUs,
-// its whole process on those CPUs for the phase (rank/bind.go). Counted
+// its whole process on those CPUs for the job (rank/bind.go). Counted
 // per rank, every rank of one thread (an IOzone threadlist puts one on
 // each line, many lines to a node) held its thread on the node's first
 // CPU, all of them started there, and the kernel took tens of

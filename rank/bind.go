@@ -30,16 +30,16 @@ import (
 // 13-32 MB. With autogroups off, ioswarm's slowest did 6-20 MB.
 //
 // So on such a node each rank holds its whole process, runtime included,
-// on the CPUs of its threads' slots (cpuSpread) for the phase: the
-// group's load stays where its workers run, and each CPU carries the same
+// on the CPUs of its threads' slots (cpuSpread) from setup to the next
+// job's setup: the group's load stays where its workers run, and each CPU carries the same
 // number of workers at full share. The same line then gave 25-33 MB.
 // Where the CPUs are enough for the threads nothing is held past the
 // start: the kernel then places the threads, as it does fio's and
 // IOzone's.
 
-// procBind is a rank's process held on some of its CPUs for a phase.
+// procBind is a rank's process held on some of its CPUs for a job.
 type procBind struct {
-	was unix.CPUSet // the CPUs the process had; undo gives them back
+	was unix.CPUSet // the CPUs the process had (held or not); undo gives them back
 	on  bool
 }
 
@@ -133,14 +133,9 @@ func (s *state) bindCPUs(in wire.Setup) string {
 		fmt.Fprintf(s.log, "rank %d: %v\n", in.Rank, err)
 	}
 	s.bound = b
-	var all unix.CPUSet
-	if !in.DropNode || in.KernelThreads <= len(in.Threads) || unix.SchedGetaffinity(0, &all) != nil {
-		return ""
-	}
-	if s.bound.on {
-		all = s.bound.was
-	}
-	if cpus := all.Count(); in.KernelThreads > cpus {
+	// b.was is the rank's CPUs whether or not it holds them (none where
+	// the kernel would not say).
+	if cpus := b.was.Count(); in.DropNode && in.KernelThreads > len(in.Threads) && cpus > 0 && in.KernelThreads > cpus {
 		return fmt.Sprintf("%d of the job's threads run on this node's %d CPUs: they take turns at them, so a phase the CPUs limit (one served from the page cache) measures their share of the CPUs; each rank is held on its threads' share of the CPUs so that the threads share them evenly", in.KernelThreads, cpus)
 	}
 	return ""

@@ -73,7 +73,7 @@ type Setup struct {
 	CPUSlot int `json:"cpu_slot,omitempty"`
 	// KernelThreads counts the job's threads on this rank's kernel, all
 	// ranks': where they outnumber its CPUs, the rank holds its process
-	// on its threads' CPUs for each phase (rank/bind.go).
+	// on its threads' CPUs from this setup to the next (rank/bind.go).
 	KernelThreads int `json:"kernel_threads,omitempty"`
 	// MemCap is the memory the rank may use before it fails itself with
 	// an error (0: no cap), set by the resource plan.
