@@ -61,6 +61,8 @@ func TestRunRefusesBadOptions(t *testing.T) {
 		{"pattern", func(o *runOptions) { o.Pattern = "round" }, `--pattern "round": must be segmented or strided`},
 		{"rand scope", func(o *runOptions) { o.RandScope = "all" }, `--rand-scope "all": must be segment or file`},
 		{"rand order", func(o *runOptions) { o.RandOrder = "random" }, `--rand-order "random": must be shuffle or uniform`},
+		{"rand call", func(o *runOptions) { o.RandCall = "mmap" }, `--rand-call "mmap": must be pread or lseek`},
+		{"rand call on io_uring", func(o *runOptions) { o.RandCall, o.Engine = "lseek", "io_uring" }, "--rand-call lseek needs --engine sync"},
 		{"md dir", func(o *runOptions) { o.MDDir = "flat" }, `--md-dir "flat": must be per-thread or shared`},
 		{"reuse dir", func(o *runOptions) { o.Reuse = "/scratch/job1" }, "--reuse /scratch/job1: not a job directory"},
 	}

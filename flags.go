@@ -27,7 +27,7 @@ const (
 type ioOptions struct {
 	Dir, Total, FileSize, Block, RandBlock, Phases string
 	Layout, Pattern, RandScope, MDDir, MDSize      string
-	RandOrder                                      string
+	RandOrder, RandCall                            string
 	FilesPerThread                                 int
 	Fsync, NoFsync, Direct, Verify, Keep           bool
 	FirstDoneStop                                  bool
@@ -55,6 +55,7 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 		&cli.StringFlag{Name: "pattern", Value: settings.Segmented.String(), Destination: &o.Pattern, Category: catIO, Usage: "with --layout shared: segmented (thread i writes [i·S, (i+1)·S)) or strided (record j of thread i at (j·threads + i)·block)"},
 		&cli.StringFlag{Name: "rand-scope", Value: settings.ScopeSegment.String(), Destination: &o.RandScope, Category: catIO, Usage: "with --layout shared: random phases draw offsets in the thread's own part (segment) or anywhere in the file (file)"},
 		&cli.StringFlag{Name: "rand-order", Value: settings.Shuffle.String(), Destination: &o.RandOrder, Category: catIO, Usage: "random phases visit every block of a file once per pass in a shuffled order (shuffle, as IOzone -i2 and fio) or draw offsets with replacement (uniform: some blocks twice, some never)"},
+		&cli.StringFlag{Name: "rand-call", Value: settings.CallPread.String(), Destination: &o.RandCall, Category: catIO, Usage: "random phases of the sync engine reach each offset with pread/pwrite (pread, as fio's psync) or with lseek and then read/write, two calls per operation (lseek, as IOzone -i2 and fio's sync engine; `ioswarm iozone` uses it)"},
 		&cli.StringFlag{Name: "md-dir", Value: settings.MDDirPerThread.String(), Destination: &o.MDDir, Category: catIO, Usage: "metadata phases: a directory per thread (mdtest easy) or one shared by all threads (shared)"},
 		&cli.BoolFlag{Name: "fsync", Value: true, Destination: &o.Fsync, Category: catIO, Usage: "fsync each file before close, inside the timing (IOzone -e); --fsync=false or --no-fsync to skip"},
 		&cli.BoolFlag{Name: "no-fsync", Destination: &o.NoFsync, Category: catIO, Usage: "do not fsync before close"},

@@ -69,7 +69,7 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 // one parse (package settings), and --reuse, whose directory form sets
 // the directory too.
 func (o *ioOptions) parseSettings(w *coordinator.Workload) error {
-	var errs [9]error
+	var errs [10]error
 	w.Phases, errs[0] = settings.ParsePhases(o.Phases)
 	w.Engine, errs[1] = settings.ParseEngine(o.Engine)
 	w.DropCaches, errs[2] = settings.ParseDropMode(o.DropCaches)
@@ -78,6 +78,7 @@ func (o *ioOptions) parseSettings(w *coordinator.Workload) error {
 	w.RandScope, errs[5] = settings.ParseRandScope(o.RandScope)
 	w.RandOrder, errs[6] = settings.ParseRandOrder(o.RandOrder)
 	w.MDDir, errs[7] = settings.ParseMDDir(o.MDDir)
+	w.RandCall, errs[9] = settings.ParseRandCall(o.RandCall)
 	if o.Reuse != "" {
 		var dir string
 		if dir, w.Reuse, errs[8] = coordinator.ParseReuse(o.Reuse); dir != "" {

@@ -24,7 +24,7 @@ func (o *Workload) config(ranks, shift int) result.Config {
 		RandTimeNS: int64(j.RandTime), AllowMixedFS: j.AllowMixedFS,
 		IgnoreSpace: j.IgnoreSpace, IgnoreMemory: j.IgnoreMemory, Engine: j.Engine, IODepth: j.IODepth,
 		Layout: j.Layout, Pattern: j.Pattern, RandScope: j.RandScope, RandOrder: j.RandOrder,
-		FirstDoneStop: j.FirstDoneStop, FilesPerThread: j.FilesPerThread, MDDir: j.MDDir, MDSize: j.MDSize,
+		RandCall: j.RandCall, FirstDoneStop: j.FirstDoneStop, FilesPerThread: j.FilesPerThread, MDDir: j.MDDir, MDSize: j.MDSize,
 		// What is the coordinator's alone.
 		Dir: o.Dir, Ranks: ranks, ReadShift: shift, ReadShiftRequested: shiftWord(o.ReadShift),
 	}

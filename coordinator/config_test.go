@@ -15,6 +15,7 @@ func TestNotStartedRecordsEverySetting(t *testing.T) {
 	w.Phases = settings.PhaseList{settings.Write, settings.RandRead, settings.MDStat}
 	w.Engine, w.IODepth = settings.IOUring, 8
 	w.Layout, w.Pattern, w.RandScope, w.RandOrder = settings.Shared, settings.Strided, settings.ScopeFile, settings.Uniform
+	w.RandCall = settings.CallLseek
 	w.FilesPerThread, w.MDDir, w.MDSize = 10, settings.MDDirShared, 100
 	w.Stonewall, w.RandTime, w.Verify, w.FirstDoneStop = time.Second, time.Minute, true, true
 	w.ReadShift, w.ServerCache, w.IgnoreSpace, w.ThreadsFrom = 2, 1<<30, true, "a client file"
@@ -27,6 +28,7 @@ func TestNotStartedRecordsEverySetting(t *testing.T) {
 		{"engine", c.Engine == settings.IOUring && c.IODepth == 8},
 		{"layout", c.Layout == settings.Shared && c.Pattern == settings.Strided && c.RandScope == settings.ScopeFile},
 		{"rand_order", c.RandOrder == settings.Uniform},
+		{"rand_call", c.RandCall == settings.CallLseek},
 		{"metadata", c.FilesPerThread == 10 && c.MDDir == settings.MDDirShared && c.MDSize == 100},
 		{"stonewall_ns", c.StonewallNS == int64(time.Second)},
 		{"rand_time_ns", c.RandTimeNS == int64(time.Minute)},
@@ -50,7 +52,7 @@ func TestValidateChangesNothing(t *testing.T) {
 	w := Workload{Dir: t.TempDir(), Job: settings.Job{Threads: 4, Total: 8 << 20, Block: 1 << 20, RandBlock: 4096,
 		Phases: settings.PhaseList{settings.Write}, DropCaches: settings.DropOff, Iterations: 1,
 		Engine: settings.Sync, IODepth: 1, Layout: settings.PerThread, Pattern: settings.Segmented,
-		RandScope: settings.ScopeSegment, RandOrder: settings.Shuffle, MDDir: settings.MDDirPerThread}}
+		RandScope: settings.ScopeSegment, RandOrder: settings.Shuffle, RandCall: settings.CallPread, MDDir: settings.MDDirPerThread}}
 	before := w
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)

@@ -146,6 +146,9 @@ func (o *Workload) fillDefaults() {
 		// phase already brought into the page cache.
 		o.RandOrder = settings.Shuffle
 	}
+	if o.RandCall == "" {
+		o.RandCall = settings.CallPread
+	}
 	if o.MDDir == "" {
 		o.MDDir = settings.MDDirPerThread
 	}
@@ -304,7 +307,7 @@ func (o *Workload) needsRand() bool {
 // as many buffers.
 const maxIODepth = 4096
 
-// validateEngine checks --engine and --iodepth.
+// validateEngine checks --engine, --iodepth and --rand-call.
 func (o *Workload) validateEngine() error {
 	if err := o.Engine.Check(); err != nil {
 		return err
@@ -314,8 +317,10 @@ func (o *Workload) validateEngine() error {
 		return usagef("--iodepth %d: must be 1 to %d", o.IODepth, maxIODepth)
 	case o.Engine == settings.Sync && o.IODepth > 1:
 		return usagef("--iodepth %d needs --engine io_uring (the sync engine has one operation in flight per thread)", o.IODepth)
+	case o.Engine != settings.Sync && o.RandCall == settings.CallLseek:
+		return usagef("--rand-call %s needs --engine sync (io_uring places every operation at its offset itself)", o.RandCall)
 	}
-	return nil
+	return o.RandCall.Check()
 }
 
 // checkLocal checks what a local run needs of this machine: root for

@@ -35,3 +35,29 @@ func TestFirstDoneStopNeedsSyncEngine(t *testing.T) {
 		t.Errorf("sync: %v", err)
 	}
 }
+
+// --rand-call defaults to pread, keeps what the user gave, refuses an
+// unknown call naming the flag and value, and refuses lseek on io_uring,
+// whose operations carry their offsets.
+func TestRandCallDefaultsAndRefuses(t *testing.T) {
+	for in, want := range map[settings.RandCall]settings.RandCall{"": settings.CallPread, "pread": settings.CallPread, "lseek": settings.CallLseek} {
+		o := Workload{Job: settings.Job{RandCall: in}}
+		o.fillDefaults()
+		if o.RandCall != want {
+			t.Errorf("--rand-call %q: got %q, want %q", in, o.RandCall, want)
+		}
+	}
+	o := validWorkload(t)
+	o.RandCall = "mmap"
+	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), `--rand-call "mmap"`) {
+		t.Errorf("--rand-call mmap: error %v, want one naming the flag and value", err)
+	}
+	o.RandCall, o.Engine, o.IODepth = settings.CallLseek, settings.IOUring, 4
+	if err := o.Validate(); err == nil || !strings.Contains(err.Error(), "--rand-call lseek needs --engine sync") {
+		t.Errorf("--rand-call lseek --engine io_uring: error %v", err)
+	}
+	o.Engine, o.IODepth = settings.Sync, 1
+	if err := o.Validate(); err != nil {
+		t.Errorf("--rand-call lseek --engine sync: %v", err)
+	}
+}

@@ -187,6 +187,8 @@ func TestEquivalent(t *testing.T) {
 		seedWrite + " -+h 10.0.0.1": " --hosts ./threadlist --listen 10.0.0.1:0",
 		seedWrite + " -+h fe80::1":  " --hosts ./threadlist --listen [fe80::1]:0",
 		"-i0 -t 1 -+h head0":        " --phases write,rewrite --no-fsync",
+		// IOzone's random tests lseek and then read or write.
+		"-i0 -i2 -t 1 -+n": " --phases write,randread,randwrite --no-fsync --rand-call lseek",
 	} {
 		cmd, err := Parse(words(line))
 		if err != nil {

@@ -90,7 +90,7 @@ func (s *state) params(req wire.Run) *phaseParams {
 	if req.Phase == wire.RandWrite || req.Phase == wire.RandRead {
 		p.block = s.job.RandBlock
 	}
-	p.randScope, p.randOrder = s.job.RandScope, s.job.RandOrder
+	p.randScope, p.randOrder, p.randCall = s.job.RandScope, s.job.RandOrder, s.job.RandCall
 	if req.Phase.IsMeta() {
 		// The buffer holds a file's data and, in its second half, the
 		// copy a verified read is checked against (see metadata).

@@ -94,6 +94,15 @@ func (w *worker) random(p *phaseParams, buf []byte) error {
 	return nil
 }
 
+// randCalls are the calls that write and read a random phase's block at
+// its offset (--rand-call).
+func randCalls(c settings.RandCall) (pwrite, pread func(int, []byte, int64) (int, error)) {
+	if c == settings.CallLseek {
+		return rawSeekWrite, rawSeekRead
+	}
+	return rawPwrite, rawPread
+}
+
 // randomOps is the timed loop of the random phases; it returns the
 // operations done. A write puts the pattern for its offset in place before
 // the clock starts, so the file stays verifiable; a verified read is
@@ -119,6 +128,7 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 	if gen.m.whole {
 		owner = src.m.owner
 	}
+	pwrite, pread := randCalls(p.randCall)
 	var ops int64
 	for ops < total {
 		if p.stop.Load() {
@@ -139,9 +149,9 @@ func (w *worker) randomOps(p *phaseParams, fd int, buf []byte, gen *offsetGen, t
 		}
 		t0 := clock.Now()
 		if write {
-			err = writeAll(rawPwrite, fd, buf, off)
+			err = writeAll(pwrite, fd, buf, off)
 		} else {
-			err = readAll(rawPread, fd, buf, off)
+			err = readAll(pread, fd, buf, off)
 		}
 		t1 := clock.Now()
 		if err != nil {

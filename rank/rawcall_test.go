@@ -1,11 +1,18 @@
 package rank
 
 import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"ioswarm/clock"
+	"ioswarm/settings"
 	"ioswarm/wire"
 )
 
@@ -58,5 +65,50 @@ func TestArmedPhaseHoldsTheCollectorOff(t *testing.T) {
 	s.disarm()
 	if p, l := gcSettings(); p != percent || l != limit {
 		t.Errorf("after a preparation not run: GOGC %d, limit %d; want %d, %d back", p, l, percent, limit)
+	}
+}
+
+// --rand-call lseek reaches each offset as IOzone's random tests do, with
+// lseek and then read or write, which move the file's position; pread
+// leaves it alone. Both put and find the bytes at the offset.
+func TestRandCallsReachTheOffsetTheirWay(t *testing.T) {
+	for _, c := range []settings.RandCall{settings.CallPread, settings.CallLseek} {
+		t.Run(string(c), func(t *testing.T) {
+			f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			fd := int(f.Fd())
+			pwrite, pread := randCalls(c)
+			block := bytes.Repeat([]byte{0xa5}, 4096)
+			if err := writeAll(pwrite, fd, block, 3*4096); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]byte, 4096)
+			if err := readAll(pread, fd, got, 3*4096); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, block) {
+				t.Fatalf("read back other bytes than written at offset %d", 3*4096)
+			}
+			if err := readAll(pread, fd, got[:100], 4096); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got[:100], make([]byte, 100)) {
+				t.Fatal("the hole before the written block read as data")
+			}
+			pos, err := unix.Seek(fd, 0, io.SeekCurrent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := int64(0) // pread and pwrite leave the position
+			if c == settings.CallLseek {
+				want = 4096 + 100 // after the last read
+			}
+			if pos != want {
+				t.Fatalf("file position %d after the calls, want %d", pos, want)
+			}
+		})
 	}
 }

@@ -78,6 +78,7 @@ type phaseParams struct {
 	depth         int                // operations in flight per thread with settings.IOUring
 	randScope     settings.RandScope // shared files only
 	randOrder     settings.RandOrder // "" is settings.Shuffle
+	randCall      settings.RandCall  // "" is settings.CallPread
 	first         *firstStop         // IOzone's live stonewall; nil = none
 	mdSize        int64              // metadata phases: bytes written and read per file
 	mdFiles       int                // metadata phases: files per thread

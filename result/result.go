@@ -107,6 +107,11 @@ type Config struct {
 	// twice, some never). Absent from files before the choice existed,
 	// whose random phases drew uniformly.
 	RandOrder settings.RandOrder `json:"rand_order,omitempty"`
+	// RandCall is how the sync engine's random operations reached their
+	// offsets: "pread" (pread/pwrite) or "lseek" (lseek and then
+	// read/write, as IOzone's -i2; `ioswarm iozone` runs so). Absent from
+	// files before the choice existed, whose random phases used pread.
+	RandCall settings.RandCall `json:"rand_call,omitempty"`
 	// FirstDoneStop: every thread's timed part ended when the first thread
 	// to complete its last record raised a stop (IOzone's stonewall, as
 	// `ioswarm iozone` runs without -x; --first-done-stop).

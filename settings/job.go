@@ -61,6 +61,9 @@ type Job struct {
 	// RandOrder is the random phases' order of offsets: Shuffle (every
 	// block once per pass, the default) or Uniform.
 	RandOrder RandOrder `json:"rand_order,omitempty"`
+	// RandCall is how the sync engine's random operations reach their
+	// offset: CallPread (the default) or CallLseek.
+	RandCall RandCall `json:"rand_call,omitempty"`
 	// FirstDoneStop ends every thread's timed part when the first thread
 	// to complete its last record raises a stop (IOzone's stonewall).
 	FirstDoneStop bool `json:"first_done_stop,omitempty"`

@@ -77,6 +77,30 @@ func (o RandOrder) String() string { return string(o) }
 // Check says whether o is an order, as its parse would.
 func (o RandOrder) Check() error { _, err := ParseRandOrder(string(o)); return err }
 
+// RandCall is how the random phases' sync engine places an operation
+// at its offset (--rand-call).
+type RandCall string
+
+// The calls: pread(2) or pwrite(2) at the offset (fio's psync engine), or
+// lseek(2) to the offset and then read(2) or write(2), two system calls
+// per operation, as IOzone's random tests (-i2) and fio's sync engine do.
+// Where the page cache serves the operation, the second call costs about
+// a seventh of its rate (4 KiB reads).
+const (
+	CallPread RandCall = "pread"
+	CallLseek RandCall = "lseek"
+)
+
+// ParseRandCall reads --rand-call.
+func ParseRandCall(text string) (RandCall, error) {
+	return parseWord("rand-call", text, CallPread, CallLseek)
+}
+
+func (c RandCall) String() string { return string(c) }
+
+// Check says whether c is a call, as its parse would.
+func (c RandCall) Check() error { _, err := ParseRandCall(string(c)); return err }
+
 // MDDir is where the metadata phases keep their files (--md-dir): a
 // directory per thread, or one all threads share.
 type MDDir string

@@ -13,6 +13,7 @@ import (
 	"ioswarm/iozone"
 	"ioswarm/report"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 // The seeds' workflow as two IOzone command lines: -i0 -w writes and
@@ -177,9 +178,19 @@ func TestIOzoneEquivalentRunIsTheSameJob(t *testing.T) {
 		a, b := loadIOzoneJob(t, out).Config, loadResult(t, runOut).Config
 		same := a.Threads == b.Threads && a.FileSize == b.FileSize && a.BlockSize == b.BlockSize &&
 			a.RandBlockSize == b.RandBlockSize && a.Phases.String() == b.Phases.String() &&
-			a.Fsync == b.Fsync && a.Keep == b.Keep && a.ReadShift == b.ReadShift && a.ReusedJob == b.ReusedJob
+			a.Fsync == b.Fsync && a.Keep == b.Keep && a.ReadShift == b.ReadShift && a.ReusedJob == b.ReusedJob &&
+			a.RandOrder == b.RandOrder && a.RandCall == b.RandCall && a.FirstDoneStop == b.FirstDoneStop &&
+			a.RandTimeNS == b.RandTimeNS
 		if !same {
 			t.Errorf("iozone %s and %s ran different jobs:\n%+v\n%+v", line, strings.Join(equivalent, " "), a, b)
+		}
+		// IOzone's random tests lseek and then read or write.
+		want := settings.CallPread
+		if strings.Contains(line, "-i2") {
+			want = settings.CallLseek
+		}
+		if a.RandCall != want {
+			t.Errorf("iozone %s: rand_call %q, want %q", line, a.RandCall, want)
 		}
 	}
 }
