@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"ioswarm/internal/usage"
+	"ioswarm/iozone"
 	"ioswarm/result"
 )
 
@@ -269,6 +270,32 @@ func TestIOzoneFlags(t *testing.T) {
 	err = runIOzone(context.Background(), iozoneOptions{invocation{args: args, stdout: &out, stderr: &out}})
 	if want := "-+h 10.0.0.1 and --listen 10.0.0.2:7000 both say"; !usage.Is(err) || !strings.Contains(err.Error(), want) {
 		t.Errorf("-+h with --listen: %v, want a usage error with %q", err, want)
+	}
+}
+
+// The equivalent run of an -i2 line makes IOzone's calls, unless the
+// line chose them itself or chose the io_uring engine, where they do not
+// apply (and would be refused, naming a flag the user never gave).
+func TestIOzoneRandomCalls(t *testing.T) {
+	cmd, err := iozone.Parse(strings.Fields("-i0 -i2 -r 4k -s 1m -t 2 -+n -x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ours, want := range map[string]string{
+		"":                              "--rand-call lseek",
+		"--engine sync":                 "--rand-call lseek",
+		"--engine io_uring":             "",
+		"--engine=io_uring --iodepth 4": "",
+		"--rand-call pread":             "--rand-call pread",
+	} {
+		args, err := iozoneRunArgs(cmd, 2, strings.Fields(ours))
+		if err != nil {
+			t.Fatalf("%q: %v", ours, err)
+		}
+		line := " " + strings.Join(args, " ") + " "
+		if n := strings.Count(line, "--rand-call"); want == "" && n != 0 || want != "" && (n != 1 || !strings.Contains(line, " "+want+" ")) {
+			t.Errorf("with %q: run %s; want %q once", ours, line, want)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"ioswarm/hostlist"
 	"ioswarm/internal/usage"
 	"ioswarm/iozone"
+	"ioswarm/settings"
 )
 
 // iozoneLine is an iozone command line parsed: IOzone's options, and
@@ -81,7 +82,22 @@ func iozoneRunArgs(cmd iozone.Command, threads int, ours []string) ([]string, er
 	if cmd.NeedsExistingFiles() && !hasFlag(ours, "reuse") {
 		args = append(args, "--reuse", coordinator.ReuseLatest)
 	}
+	if i := slices.Index(args, "--rand-call"); i >= 0 && (hasFlag(ours, "rand-call") || onRing(ours)) {
+		// The user's choice stands alone on the line; and IOzone's calls
+		// (lseek, then read or write) are the sync engine's: on a ring
+		// each operation carries its offset.
+		args = slices.Delete(args, i, i+2)
+	}
 	return append(args, ours...), nil
+}
+
+// onRing says whether ioswarm's own flags choose the io_uring engine.
+func onRing(ours []string) bool {
+	if !hasFlag(ours, "engine") {
+		return false
+	}
+	ro, err := parseRunFlags(ours)
+	return err == nil && ro.Engine == settings.IOUring.String()
 }
 
 // shellWords joins args for a shell, quoting the words that need it.
