@@ -184,7 +184,7 @@ func (o Workload) Validate() error {
 	if !utf8.ValidString(o.Dir) {
 		return usagef("--dir %q: not valid UTF-8; ioswarm needs a directory name it can pass to every node unchanged", o.Dir)
 	}
-	for _, check := range []func() error{o.validateEngine, o.validateLayout, o.RandOrder.Check,
+	for _, check := range []func() error{o.validateEngine, o.validateLayout, o.RandOrder.Check, o.RandCall.Check,
 		o.validateFirstDoneStop, o.validateMD, o.DropCaches.Check} {
 		if err := check(); err != nil {
 			return err
@@ -307,7 +307,7 @@ func (o *Workload) needsRand() bool {
 // as many buffers.
 const maxIODepth = 4096
 
-// validateEngine checks --engine, --iodepth and --rand-call.
+// validateEngine checks --engine and --iodepth, and --rand-call against the engine.
 func (o *Workload) validateEngine() error {
 	if err := o.Engine.Check(); err != nil {
 		return err
@@ -320,7 +320,7 @@ func (o *Workload) validateEngine() error {
 	case o.Engine != settings.Sync && o.RandCall == settings.CallLseek:
 		return usagef("--rand-call %s needs --engine sync (io_uring places every operation at its offset itself)", o.RandCall)
 	}
-	return o.RandCall.Check()
+	return nil
 }
 
 // checkLocal checks what a local run needs of this machine: root for
