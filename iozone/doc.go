@@ -14,7 +14,8 @@
 // differ. No IOzone code is copied.
 //
 // The package may import only the standard library, ioswarm/figures (the
-// one expression for a rate), ioswarm/result, ioswarm/units and
-// ioswarm/internal/usage (to quote the values its errors echo), so the
-// command that wires it in stays a thin layer.
+// one expression for a rate), ioswarm/result, ioswarm/settings (the
+// result's own words, such as how a phase's cache was dropped),
+// ioswarm/units and ioswarm/internal/usage (to quote the values its errors
+// echo), so the command that wires it in stays a thin layer.
 package iozone

@@ -59,6 +59,7 @@ type TestResult struct {
 	IOPS      float64 `json:"ioswarm_iops"`
 	Note      string  `json:"ioswarm_note"` // how ioswarm's figure differs from the lines
 	CacheNote string  `json:"cache_note,omitempty"`
+	DropNote  string  `json:"drop_note,omitempty"` // the page cache was emptied before this reading test, as IOzone never does
 }
 
 // ChildResult is one -C line.
@@ -108,7 +109,8 @@ func NewResult(cmd Command, commandLine string, jobs []*result.Job) (*Result, er
 func testResult(l Report, iteration int) TestResult {
 	t := TestResult{Test: l.Label, Row: l.Row, Phase: l.Phase, Iteration: iteration, Children: l.Children,
 		ChildrenSee: l.ChildrenSee, ParentSees: l.ParentSees, Min: l.Min, Max: l.Max, Avg: l.Avg, MinXfer: l.MinXfer,
-		Child: []ChildResult{}, CPU: l.CPU, Bandwidth: l.Bandwidth, IOPS: l.IOPS, Note: l.Explanation(), CacheNote: l.CacheNote}
+		Child: []ChildResult{}, CPU: l.CPU, Bandwidth: l.Bandwidth, IOPS: l.IOPS, Note: l.Explanation(), CacheNote: l.CacheNote,
+		DropNote: l.DropNote()}
 	for _, c := range l.Child {
 		t.Child = append(t.Child, ChildResult{Xfer: c.Xfer, Throughput: c.Throughput, CPU: c.CPU})
 	}

@@ -8,6 +8,7 @@ import (
 
 	"ioswarm/figures"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 // Child is one IOzone child (one ioswarm thread) as IOzone accounts it.
@@ -45,6 +46,11 @@ type Report struct {
 	// CacheNote is set when the stonewalled lines count bytes that were
 	// still in the page cache (result.Phase.FirstDoneNote).
 	CacheNote string
+	// Dropped is how ioswarm emptied the page cache before a reading test
+	// (drop_caches, or fadvise on the job's files); empty where it did
+	// not. IOzone never does: the same command line there reads, where
+	// the files fit in memory, what the writers left in the page cache.
+	Dropped settings.DropMethod
 }
 
 // Lines computes IOzone's report lines for phase p.
@@ -82,6 +88,9 @@ func Lines(p *result.Phase, stonewall, opsPerSec bool) (Report, error) {
 	live := stonewall && liveStop(threads)
 	if stonewall && !live {
 		r.CacheNote = p.FirstDoneNote
+	}
+	if t.reads && (p.CacheDrop == settings.DropCaches || p.CacheDrop == settings.DropFadvise) {
+		r.Dropped = p.CacheDrop
 	}
 	w := spanOf(threads)
 	var xfers float64

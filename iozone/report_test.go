@@ -3,10 +3,12 @@ package iozone
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"ioswarm/internal/golden"
 	"ioswarm/result"
+	"ioswarm/settings"
 )
 
 const (
@@ -172,4 +174,54 @@ func TestExcelGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "excel_ops.golden", buf.Bytes())
+}
+
+// TestDropNote: a reading test after ioswarm emptied the page cache says
+// that IOzone would not have, on stderr and in the JSON, in words no
+// IOzone pattern matches; writers, and reads nothing was dropped before,
+// say nothing.
+func TestDropNote(t *testing.T) {
+	cases := []struct {
+		phase string
+		drop  settings.DropMethod
+		want  string // in the note; "" for no note
+	}{
+		{"randread", settings.DropCaches, "dropped the page cache (drop_caches) before randread"},
+		{"read", settings.DropFadvise, "dropped the job's files from the page cache (fadvise) before read"},
+		{"reread", settings.DropCaches, "before reread"},
+		{"read", settings.DropNone, ""},
+		{"read", settings.DropDirect, ""},
+		{"write", settings.DropCaches, ""},
+		{"randwrite", settings.DropCaches, ""},
+	}
+	for _, c := range cases {
+		p := handPhase(c.phase)
+		p.CacheDrop = c.drop
+		r, err := Lines(p, false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var own bytes.Buffer
+		if err := r.WriteOwn(&own); err != nil {
+			t.Fatal(err)
+		}
+		js := testResult(r, 1).DropNote
+		if c.want == "" {
+			if r.DropNote() != "" || js != "" || strings.Contains(own.String(), "IOzone never does") {
+				t.Errorf("%s after %s: note %q, json %q; want none", c.phase, c.drop, r.DropNote(), js)
+			}
+			continue
+		}
+		if !strings.Contains(r.DropNote(), c.want) || !strings.Contains(r.DropNote(), "--drop-caches off") {
+			t.Errorf("%s after %s: note %q, want it to hold %q and the flag", c.phase, c.drop, r.DropNote(), c.want)
+		}
+		if !strings.Contains(own.String(), "  note: "+r.DropNote()+"\n") || js != r.DropNote() {
+			t.Errorf("%s after %s: stderr %q, json %q; want the note in both", c.phase, c.drop, own.String(), js)
+		}
+		for _, pattern := range []string{r.Label, "Children see", "kB/sec", "Min xfer", "throughput"} {
+			if strings.Contains(r.DropNote(), pattern) {
+				t.Errorf("note %q holds IOzone's %q", r.DropNote(), pattern)
+			}
+		}
+	}
 }

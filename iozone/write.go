@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"ioswarm/result"
+	"ioswarm/settings"
 	"ioswarm/units"
 )
 
@@ -94,7 +95,28 @@ func (r Report) WriteOwn(w io.Writer) error {
 		fmt.Fprintf(b, "  note: the stonewalled %s lines count bytes still in the page cache when the first child ended "+
 			"(IOzone -e would have fsynced them inside its time); hold -x or the global figure against storage\n", r.Phase)
 	}
+	if n := r.DropNote(); n != "" {
+		fmt.Fprintf(b, "  note: %s\n", n)
+	}
 	return b.Flush()
+}
+
+// DropNote says, for a reading test ioswarm emptied the page cache before,
+// that IOzone does not: on the same line IOzone reads what its writers
+// left cached, and its figure can be many times this one. Empty where
+// nothing was dropped.
+func (r Report) DropNote() string {
+	if r.Dropped == "" {
+		return ""
+	}
+	how := "dropped the page cache (drop_caches)"
+	if r.Dropped == settings.DropFadvise {
+		how = "dropped the job's files from the page cache (fadvise)"
+	}
+	// r.Label stays out: a script that greps IOzone's test names over
+	// stdout and stderr together would take this line for one of its own.
+	return fmt.Sprintf("ioswarm %s before %s; IOzone never does, so where the files fit in memory IOzone's "+
+		"figures for this test come from the page cache; --drop-caches off runs on IOzone's terms", how, r.Phase)
 }
 
 // Explanation says how ioswarm's figure differs from IOzone's lines.

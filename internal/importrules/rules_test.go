@@ -25,7 +25,7 @@ var allowed = map[string][]string{
 	"htmlreport":     {"acceptance", "chart", "settings", "study", "units", "wire"},
 	"hostlist":       {"internal/usage"},
 	"internal/usage": {},
-	"iozone":         {"figures", "internal/usage", "result", "units"},
+	"iozone":         {"figures", "internal/usage", "result", "settings", "units"},
 	"launcher":       {"clock", "hostlist", "internal/usage", "mounts", "rankproto", "selfbin", "units"},
 	"mounts":         {},
 	"nodefacts":      {"clientcache", "mounts", "units"},
