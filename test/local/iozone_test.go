@@ -57,7 +57,15 @@ func TestIOzoneWriteThenReadAsTwoCommands(t *testing.T) {
 		t.Errorf("figures do not recompute: %v", err)
 	}
 	if len(read.Phases) != 1 || read.Phases[0].Name != "read" || !read.Phases[0].Verified {
-		t.Errorf("phases: %+v", read.Phases)
+		t.Fatalf("phases: %+v", read.Phases)
+	}
+	// ioswarm emptied the cache before the read (drop_caches as root, the
+	// job's files without), where IOzone would have read what was left
+	// in memory: stderr says so, stdout stays IOzone's.
+	if d := read.Phases[0].CacheDrop; d != settings.DropCaches && d != settings.DropFadvise {
+		t.Errorf("read after cache drop %q, want drop_caches or fadvise", d)
+	} else if !strings.Contains(stderr, "("+string(d)+") before read; IOzone never does") || strings.Contains(stdout, "IOzone never does") {
+		t.Errorf("no note on stderr alone that IOzone would not have dropped the cache:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 	}
 	if after := fileIDs(t, jobDir); !equalIDs(before, after) {
 		t.Errorf("the read changed the kept files:\nbefore %v\nafter  %v", before, after)
