@@ -68,6 +68,11 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 	if ro.Output != "" && len(jobs) > 0 {
 		saveErr = writeFile("output", ro.Output, func(w io.Writer) error { return writeIOzoneJSON(w, cmd, o, jobs) })
 	}
+	if cmd.Workbook != "" && len(jobs) > 0 {
+		saveErr = errors.Join(saveErr, writeFile("-b", cmd.Workbook, func(w io.Writer) error {
+			return iozone.WriteWorkbook(w, jobs, cmd, iozoneCommandLine(o))
+		}))
+	}
 	if runErr != nil {
 		return errors.Join(runErr, saveErr)
 	}
@@ -159,7 +164,7 @@ func runIOzonePoint(ctx context.Context, o iozoneOptions, cmd iozone.Command, th
 		return nil, err
 	}
 	if first {
-		if err := checkOutputs(o.stderr, outputPath{"output", ro.Output, true}); err != nil {
+		if err := checkOutputs(o.stderr, outputPath{"output", ro.Output, true}, outputPath{"-b", cmd.Workbook, true}); err != nil {
 			return nil, err
 		}
 		// -l/-u: every thread count's resource plan before the first writes.

@@ -24,8 +24,10 @@ func (p *parser) value(c byte, val string, attached bool) error {
 	case '+':
 		return p.plus(val, attached)
 	case 'b':
-		return &OptionError{Option: opt, Msg: "not supported: ioswarm writes no .xls workbook",
-			Hint: "use --csv FILE for a spreadsheet (one row per phase) or --output FILE for the full JSON result; -R prints IOzone's table"}
+		// IOzone's -b also turns -R on (its Rflag), without -R's line
+		// among the settings.
+		p.cmd.Excel, p.cmd.Workbook = true, val
+		return nil
 	}
 	return unsupported(opt)
 }

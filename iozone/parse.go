@@ -41,6 +41,7 @@ type Command struct {
 	NoStonewall    bool   // -x: stonewalling off
 	PerChild       bool   // -C: one line per child
 	Excel          bool   // -R: the Excel-style table on stdout
+	Workbook       string // -b FILE: the same table as an Excel worksheet (WriteWorkbook); sets Excel
 	CPUUtil        bool   // -+u: CPU utilisation lines, and a CPU table with -R
 	PosixThreads   bool   // -T: POSIX threads instead of processes
 	Files          []string

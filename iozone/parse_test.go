@@ -93,6 +93,12 @@ func TestParseValid(t *testing.T) {
 		{"-t 3 -F a b c -i0", func(c Command) bool { return reflect.DeepEqual(c.Files, []string{"a", "b", "c"}) }},
 		{"-t 2 -F a -b -i0", func(c Command) bool { return reflect.DeepEqual(c.Files, []string{"a", "-b"}) }}, // names are taken as words
 		{"-i0 -t1 -+m hosts -+n", func(c Command) bool { return c.ClientFile == "hosts" && c.NoRetest }},
+		{"-i0 -t1 -b out.xls", func(c Command) bool { // -b turns -R on, without -R's setting line
+			return c.Excel && c.Workbook == "out.xls" && len(c.Settings) == 0
+		}},
+		{"-i0 -t1 -Rbout.xls", func(c Command) bool {
+			return c.Excel && c.Workbook == "out.xls" && reflect.DeepEqual(c.Settings, []string{"Excel chart generation enabled"})
+		}},
 		{"-i0 -t1 -+h head0 -+m hosts -+n", func(c Command) bool { // IOzone's splash line where -+h came
 			return c.ControlHost == "head0" && reflect.DeepEqual(c.Settings,
 				[]string{"Hostname = head0", "Network distribution mode enabled.", "No retest option selected"})
@@ -134,8 +140,7 @@ func TestParseInvalid(t *testing.T) {
 		{"-i0 -t 1 -r 32m", "iozone option -r: Error: maximum record size 32768 kB is greater than maximum buffer size 16384 kB"},
 		{"-i0 -F a b -t 2", "iozone option -F: invalid options: must specify -t N before -F"},
 		{"-i0 -t 3 -F a b", "iozone option -F: invalid options: not enough filenames for 3 streams"},
-		{"-i0 -t 1 -b out.xls", "iozone option -b: not supported: ioswarm writes no .xls workbook (use --csv FILE"},
-		{"-i0 -t 1 -Rb out.xls", "iozone option -b: not supported"},
+		{"-i0 -t 1 -b", "iozone option -b: needs a value"},
 		{"-i0 -t 1 -+m", "iozone option -+m: -+m takes an operand. ( filename )"},
 		{"-i0 -t 1 -+h", "iozone option -+h: -+h takes an operand !!"},
 		{"-i0 -t 1 -+mhosts", "iozone option -+mhosts: IOzone reads only the letter after -+"},

@@ -121,6 +121,7 @@ IOzone 3.49x options for its throughput and cluster modes:
   -x           stonewalling off
   -C           one line per child
   -R           IOzone's Excel-style table at the end
+  -b FILE      the same table as IOzone's Excel worksheet in FILE (turns -R on)
   -+u          CPU utilisation of the threads (with -R also IOzone's CPU table)
   -T           POSIX threads (ioswarm always uses threads)
   -h, --help   this help

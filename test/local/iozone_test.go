@@ -123,7 +123,7 @@ func TestIOzoneRefusesWhatItCannotRun(t *testing.T) {
 		want string
 	}{
 		{[]string{"iozone", "-i0", "-t", "2", "-q", "4k"}, "-q"},
-		{[]string{"iozone", "-i0", "-t", "2", "-s", "8m", "-r", "1m", "-b", "out.xls"}, "-b"},
+		{[]string{"iozone", "-i0", "-t", "2", "-s", "8m", "-r", "1m", "-b", "/nonexistent/out.xls"}, "-b /nonexistent/out.xls: cannot be created"},
 		{[]string{"iozone", "-i1", "-t", "2", "-s", "8m", "-r", "1m"}, "add -w to the write command"},
 	}
 	for _, c := range cases {
@@ -131,6 +131,9 @@ func TestIOzoneRefusesWhatItCannotRun(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("%v: exit %d, want 2 and one line naming %q:\n%s", c.args, code, c.want, stderr)
 		}
+	}
+	if left, err := os.ReadDir(dir); err != nil || len(left) > 0 {
+		t.Errorf("refused lines left %v in their directory (%v)", left, err)
 	}
 	threadlist := filepath.Join(t.TempDir(), "threadlist")
 	if err := os.WriteFile(threadlist, []byte("localhost "+dir+" /usr/bin/iozone\n"), 0o644); err != nil {
