@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 
 	"ioswarm/coordinator"
 	"ioswarm/iozone"
@@ -58,6 +60,9 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 	}
 	cmd, ro := line.cmd, line.run
 	table := ro.Format == "table"
+	if slices.Contains(cmd.Settings, iozone.MachineSetting) {
+		cmd.Machine = unameAll(ctx)
+	}
 	if table {
 		if err := iozone.WriteHeader(o.stdout, cmd, iozoneCommandLine(o), time.Now()); err != nil {
 			return err
@@ -99,6 +104,21 @@ func runIOzonePoints(ctx context.Context, o iozoneOptions, line iozoneLine, tabl
 		}
 	}
 	return jobs, runErr
+}
+
+// unameAll is what -M reports, as IOzone reads it: the output of `uname
+// -a` on the machine the command runs on, less its newline; the kernel's
+// own names where uname cannot be run.
+func unameAll(ctx context.Context) string {
+	if out, err := exec.CommandContext(ctx, "uname", "-a").Output(); err == nil {
+		return strings.TrimRight(string(out), "\n")
+	}
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return "unknown"
+	}
+	return strings.Join([]string{unix.ByteSliceToString(u.Sysname[:]), unix.ByteSliceToString(u.Nodename[:]),
+		unix.ByteSliceToString(u.Release[:]), unix.ByteSliceToString(u.Version[:]), unix.ByteSliceToString(u.Machine[:])}, " ")
 }
 
 // iozoneCommandLine is what IOzone's "Command line used:" line shows:

@@ -2,6 +2,7 @@ package iozone
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"runtime"
@@ -20,6 +21,48 @@ const (
 	cacheLineBytes = 32
 	strideRecords  = 17
 )
+
+// MachineSetting stands in Command.Settings where -M came: the header
+// prints IOzone's "Machine = " line there, from Command.Machine.
+const MachineSetting = "\x00machine"
+
+// splashSlot is the size of each line of IOzone's splash array, where it
+// formats its option lines before printing them.
+const splashSlot = 80
+
+// settingLines are the option lines as IOzone prints them. It formats
+// each into an 80-byte slot of one array and prints each slot up to its
+// first NUL, so a text that does not fit runs on into the next slot,
+// whose own line then overwrites the rest: with -M ("\n\tMachine = "
+// and uname -a, 80 bytes or more on many machines) followed by another
+// option, IOzone prints the machine line cut at 80 bytes with that
+// option's line joined to it, and then the option's line again. Scripts
+// that count IOzone's lines count that too.
+func settingLines(c Command) string {
+	texts := make([]string, len(c.Settings))
+	size := len(texts) * splashSlot
+	for i, s := range c.Settings {
+		texts[i] = "\t" + s + "\n"
+		if s == MachineSetting {
+			texts[i] = "\n\tMachine = " + c.Machine + "\n"
+		}
+		size = max(size, i*splashSlot+len(texts[i])+1)
+	}
+	mem := make([]byte, size)
+	for i, t := range texts {
+		n := copy(mem[i*splashSlot:], t)
+		mem[i*splashSlot+n] = 0
+	}
+	var out strings.Builder
+	for i := range texts {
+		line := mem[i*splashSlot:]
+		if end := bytes.IndexByte(line, 0); end >= 0 {
+			line = line[:end]
+		}
+		out.Write(line)
+	}
+	return out.String()
+}
 
 // contributors is the credit list in IOzone's banner, kept so the banner
 // has IOzone's lines where scripts skip a fixed number of them.
@@ -72,9 +115,7 @@ func WriteHeader(w io.Writer, c Command, commandLine []string, began time.Time) 
 	}
 	// ctime's text ends in a newline of its own, hence the empty line.
 	fmt.Fprintf(b, "\tRun began: %s\n\n", began.Format("Mon Jan _2 15:04:05 2006"))
-	for _, s := range c.Settings {
-		fmt.Fprintf(b, "\t%s\n", s)
-	}
+	b.WriteString(settingLines(c))
 	fmt.Fprintf(b, "\tCommand line used: %s\n", strings.Join(commandLine, " "))
 	if !c.OpsPerSec {
 		b.WriteString("\tOutput is in kBytes/sec\n")

@@ -22,28 +22,32 @@ const (
 type Command struct {
 	Args []string // the arguments as given (without the program name)
 
-	Tests          []int  // -i values in the order given
-	FileSize       int64  // -s, per file; DefaultFileSize when not given
-	FileSizeSet    bool   // -s was given
-	RecordSize     int64  // -r; DefaultRecordSize when not given
-	RecordSizeSet  bool   // -r was given
-	Threads        []int  // -t values in the order given (IOzone runs each)
-	MinProcs       int    // -l (0: not given)
-	MaxProcs       int    // -u (0: not given)
-	Close          bool   // -c: close inside the timing
-	Fsync          bool   // -e: fsync inside the timing
-	Keep           bool   // -w: do not unlink the files
-	NoRetest       bool   // -+n: no rewrite, no re-read
-	ClientFile     string // -+m FILE
-	ControlHost    string // -+h HOST: the name -+m clients reach this machine by
-	Direct         bool   // -I: O_DIRECT
-	OpsPerSec      bool   // -O: results in operations per second
-	NoStonewall    bool   // -x: stonewalling off
-	PerChild       bool   // -C: one line per child
-	Excel          bool   // -R: the Excel-style table on stdout
-	Workbook       string // -b FILE: the same table as an Excel worksheet (WriteWorkbook); sets Excel
-	CPUUtil        bool   // -+u: CPU utilisation lines, and a CPU table with -R
-	PosixThreads   bool   // -T: POSIX threads instead of processes
+	Tests         []int  // -i values in the order given
+	FileSize      int64  // -s, per file; DefaultFileSize when not given
+	FileSizeSet   bool   // -s was given
+	RecordSize    int64  // -r; DefaultRecordSize when not given
+	RecordSizeSet bool   // -r was given
+	Threads       []int  // -t values in the order given (IOzone runs each)
+	MinProcs      int    // -l (0: not given)
+	MaxProcs      int    // -u (0: not given)
+	Close         bool   // -c: close inside the timing
+	Fsync         bool   // -e: fsync inside the timing
+	Keep          bool   // -w: do not unlink the files
+	NoRetest      bool   // -+n: no rewrite, no re-read
+	ClientFile    string // -+m FILE
+	ControlHost   string // -+h HOST: the name -+m clients reach this machine by
+	Direct        bool   // -I: O_DIRECT
+	OpsPerSec     bool   // -O: results in operations per second
+	NoStonewall   bool   // -x: stonewalling off
+	PerChild      bool   // -C: one line per child
+	Excel         bool   // -R: the Excel-style table on stdout
+	Workbook      string // -b FILE: the same table as an Excel worksheet (WriteWorkbook); sets Excel
+	CPUUtil       bool   // -+u: CPU utilisation lines, and a CPU table with -R
+	PosixThreads  bool   // -T: POSIX threads instead of processes
+	// Machine is -M's "uname -a", which the header prints where -M came
+	// among the options; the command fills it in before the header
+	// (parsing runs nothing).
+	Machine        string
 	Files          []string
 	Help           bool // -h: print help and do nothing else
 	throughputMode bool // -t, -l or -u seen
@@ -213,6 +217,8 @@ func (p *parser) flag(c byte) error {
 		cmd.Settings = append(cmd.Settings, "Excel chart generation enabled")
 	case 'T':
 		cmd.PosixThreads = true
+	case 'M':
+		cmd.Settings = append(cmd.Settings, MachineSetting)
 	case 'h':
 		cmd.Help = true
 	default:

@@ -124,6 +124,7 @@ IOzone 3.49x options for its throughput and cluster modes:
   -b FILE      the same table as IOzone's Excel worksheet in FILE (turns -R on)
   -+u          CPU utilisation of the threads (with -R also IOzone's CPU table)
   -T           POSIX threads (ioswarm always uses threads)
+  -M           the machine's uname -a in the header
   -h, --help   this help
 
 stdout holds what IOzone 3.489 prints for the command line, line for line; ioswarm's own figures

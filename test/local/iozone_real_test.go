@@ -170,3 +170,26 @@ func at(lines []string, i int) string {
 	}
 	return "<none>"
 }
+
+// -M prints uname -a where it came among the options; on a machine whose
+// line is 80 bytes or more IOzone joins the next option's line to it and
+// prints that line again, and ioswarm the same. Not in the golden files:
+// the machine differs from one run of the suite to another.
+func TestIOzoneMachineLineMatchesRealIOzone(t *testing.T) {
+	real, err := exec.LookPath("iozone")
+	if err != nil {
+		t.Skip("iozone not installed (scripts/install-iozone.sh installs Debian's iozone3): no -M line to hold ioswarm's against")
+	}
+	for _, line := range []string{"-i0 -r 64k -s 1m -t 1 -M -e", "-i0 -r 64k -s 1m -t 1 -e -M"} {
+		step := strings.Fields(line)
+		stdout, stderr, code := runIn(t, t.TempDir(), append([]string{"iozone"}, step...)...)
+		if code != 0 {
+			t.Fatalf("ioswarm iozone %s: exit %d\n%s", line, code, stderr)
+		}
+		if !strings.Contains(stdout, "\n\n\tMachine = ") {
+			t.Errorf("%s: no machine line after an empty line:\n%s", line, stdout)
+		}
+		want := poorTimerRE.ReplaceAllString(runRealIOzone(t, real, t.TempDir(), step), "")
+		compareIOzone(t, line, stdout, want)
+	}
+}

@@ -1,0 +1,43 @@
+package iozone
+
+import (
+	"strings"
+	"testing"
+)
+
+// -M's line as IOzone prints it: after an empty line, where -M came among
+// the options; a machine line of 80 bytes or more runs into the next
+// option's slot, as in IOzone's fixed-size splash array.
+func TestMachineLine(t *testing.T) {
+	short := "Linux n1 6.1.0 x86_64 GNU/Linux"
+	long := "Linux vm 6.18.44-fc-v1272 #1 SMP PREEMPT_DYNAMIC @0 x86_64 GNU/Linux" // IOzone's line 80 bytes
+	cases := []struct {
+		line, machine, want string
+	}{
+		{"-i0 -t1 -M -e", short, "\n\tMachine = " + short + "\n\tInclude fsync in write timing\n"},
+		{"-i0 -t1 -e -M", long, "\tInclude fsync in write timing\n\n\tMachine = " + long + "\n"},
+		// Real IOzone 3.489 on this project's machine, same uname:
+		{"-i0 -t1 -M -e", long, "\n\tMachine = " + long + "\tInclude fsync in write timing\n\tInclude fsync in write timing\n"},
+		{"-i0 -t1 -M -e -c", long + " and more", "\n\tMachine = " + long + "\tInclude fsync in write timing\n" +
+			"\tInclude fsync in write timing\n\tInclude close in write timing\n"},
+	}
+	for _, c := range cases {
+		cmd, err := Parse(words(c.line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Machine = c.machine
+		if got := settingLines(cmd); got != c.want {
+			t.Errorf("%s, machine %q:\n got %q\nwant %q", c.line, c.machine, got, c.want)
+		}
+	}
+	// A line longer than two slots runs on through both.
+	cmd, err := Parse(words("-i0 -t1 -M"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Machine = strings.Repeat("m", 200)
+	if got, want := settingLines(cmd), "\n\tMachine = "+cmd.Machine+"\n"; got != want {
+		t.Errorf("last and long: %q, want %q", got, want)
+	}
+}
