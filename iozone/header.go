@@ -14,8 +14,9 @@ import (
 // reproduces line for line.
 const Version = "3.489"
 
-// IOzone's fixed settings for options ioswarm does not take (-S, -L, -j):
-// it prints them in every report, so scripts may expect the lines.
+// IOzone's default processor cache size and line (-S, -L) and its fixed
+// stride (-j, which ioswarm does not take): it prints them in every
+// report, so scripts may expect the lines.
 const (
 	cacheSizeKB    = 1024
 	cacheLineBytes = 32
@@ -123,8 +124,15 @@ func WriteHeader(w io.Writer, c Command, commandLine []string, began time.Time) 
 	// ioswarm's clock counts nanoseconds; IOzone's format shows
 	// microseconds, and a resolution of 0 would read as no timer at all.
 	b.WriteString("\tTime Resolution = 0.000001 seconds.\n")
-	fmt.Fprintf(b, "\tProcessor cache size set to %d kBytes.\n", cacheSizeKB)
-	fmt.Fprintf(b, "\tProcessor cache line size set to %d bytes.\n", cacheLineBytes)
+	cacheKB, line := c.CacheKB, c.CacheLine
+	if cacheKB == 0 {
+		cacheKB = cacheSizeKB // IOzone: -S 0 is its default
+	}
+	if line == 0 {
+		line = cacheLineBytes
+	}
+	fmt.Fprintf(b, "\tProcessor cache size set to %d kBytes.\n", cacheKB)
+	fmt.Fprintf(b, "\tProcessor cache line size set to %d bytes.\n", line)
 	fmt.Fprintf(b, "\tFile stride size set to %d * record size.\n", strideRecords)
 	if c.MinProcs > 0 || c.MaxProcs > 0 {
 		lo, hi := c.procRange()

@@ -1,8 +1,10 @@
 package iozone
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"time"
 )
 
 // -M's line as IOzone prints it: after an empty line, where -M came among
@@ -39,5 +41,27 @@ func TestMachineLine(t *testing.T) {
 	cmd.Machine = strings.Repeat("m", 200)
 	if got, want := settingLines(cmd), "\n\tMachine = "+cmd.Machine+"\n"; got != want {
 		t.Errorf("last and long: %q, want %q", got, want)
+	}
+}
+
+// -S and -L change only the header's two processor-cache lines; 0 is
+// IOzone's default.
+func TestCacheLines(t *testing.T) {
+	for line, want := range map[string]string{
+		"-i0 -t1":                "size set to 1024 kBytes.\n\tProcessor cache line size set to 32 bytes.",
+		"-i0 -t1 -S 2048 -L 128": "size set to 2048 kBytes.\n\tProcessor cache line size set to 128 bytes.",
+		"-i0 -t1 -S 0 -L 0":      "size set to 1024 kBytes.\n\tProcessor cache line size set to 32 bytes.",
+	} {
+		cmd, err := Parse(words(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteHeader(&b, cmd, []string{"iozone"}, time.Unix(0, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "\tProcessor cache "+want+"\n") {
+			t.Errorf("%s: header\n%s\nwant %q", line, b.String(), want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package iozone
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // value applies an option with its argument; attached says the argument
 // was in the same word as the letter.
@@ -23,6 +26,12 @@ func (p *parser) value(c byte, val string, attached bool) error {
 		return p.files(val)
 	case '+':
 		return p.plus(val, attached)
+	case 'S':
+		p.cmd.CacheKB = atoi(val)
+		return nil
+	case 'L':
+		p.cmd.CacheLine = atoi(val)
+		return nil
 	case 'b':
 		// IOzone's -b also turns -R on (its Rflag), without -R's line
 		// among the settings.
@@ -170,4 +179,23 @@ func (p *parser) plus(rest string, attached bool) error {
 		return unsupported("-+" + rest)
 	}
 	return nil
+}
+
+// atoi is C's atoi, which IOzone reads -S and -L with: an optional sign
+// and the digits that follow it, 0 where there are none, the rest of the
+// word ignored.
+func atoi(s string) int {
+	s = strings.TrimLeft(s, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9' && n < 1<<40; i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
 }

@@ -44,6 +44,11 @@ type Command struct {
 	Workbook      string // -b FILE: the same table as an Excel worksheet (WriteWorkbook); sets Excel
 	CPUUtil       bool   // -+u: CPU utilisation lines, and a CPU table with -R
 	PosixThreads  bool   // -T: POSIX threads instead of processes
+	// CacheKB and CacheLine are -S and -L, the processor cache's size and
+	// line as IOzone is told them (0: its defaults). IOzone sizes its
+	// processor-cache purge (-p) and strides with them, neither of which
+	// ioswarm runs; the header prints them, as IOzone's does.
+	CacheKB, CacheLine int
 	// Machine is -M's "uname -a", which the header prints where -M came
 	// among the options; the command fills it in before the header
 	// (parsing runs nothing).

@@ -93,6 +93,8 @@ func TestParseValid(t *testing.T) {
 		{"-t 3 -F a b c -i0", func(c Command) bool { return reflect.DeepEqual(c.Files, []string{"a", "b", "c"}) }},
 		{"-t 2 -F a -b -i0", func(c Command) bool { return reflect.DeepEqual(c.Files, []string{"a", "-b"}) }}, // names are taken as words
 		{"-i0 -t1 -+m hosts -+n", func(c Command) bool { return c.ClientFile == "hosts" && c.NoRetest }},
+		{"-i0 -t1 -S 2048 -L64k", func(c Command) bool { return c.CacheKB == 2048 && c.CacheLine == 64 }}, // C's atoi: digits only
+		{"-i0 -t1 -S x -L -8", func(c Command) bool { return c.CacheKB == 0 && c.CacheLine == -8 }},
 		{"-i0 -t1 -b out.xls", func(c Command) bool { // -b turns -R on, without -R's setting line
 			return c.Excel && c.Workbook == "out.xls" && len(c.Settings) == 0
 		}},

@@ -125,6 +125,7 @@ IOzone 3.49x options for its throughput and cluster modes:
   -+u          CPU utilisation of the threads (with -R also IOzone's CPU table)
   -T           POSIX threads (ioswarm always uses threads)
   -M           the machine's uname -a in the header
+  -S KB -L B   the processor cache size and line IOzone's header shows
   -h, --help   this help
 
 stdout holds what IOzone 3.489 prints for the command line, line for line; ioswarm's own figures

@@ -24,8 +24,6 @@ var hints = map[string]string{
 	"-H":  "POSIX async I/O has no ioswarm equivalent",
 	"-k":  "POSIX async I/O has no ioswarm equivalent",
 	"-V":  "see --verify (ioswarm's data is pseudo-random per thread and record)",
-	"-S":  "no equivalent",
-	"-L":  "no equivalent",
 	"-W":  "file locking has no ioswarm equivalent",
 	"-K":  "no equivalent",
 	"-X":  "telemetry files have no ioswarm equivalent",

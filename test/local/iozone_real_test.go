@@ -171,20 +171,25 @@ func at(lines []string, i int) string {
 	return "<none>"
 }
 
-// -M prints uname -a where it came among the options; on a machine whose
-// line is 80 bytes or more IOzone joins the next option's line to it and
-// prints that line again, and ioswarm the same. Not in the golden files:
-// the machine differs from one run of the suite to another.
-func TestIOzoneMachineLineMatchesRealIOzone(t *testing.T) {
+// The header's options that describe the machine: -M prints uname -a
+// where it came among the options (on a machine whose line is 80 bytes or
+// more IOzone joins the next option's line to it and prints that line
+// again, and ioswarm the same); -S and -L the processor cache IOzone was
+// told. Not in the golden files: the machine differs from one run of the
+// suite to another.
+func TestIOzoneMachineLinesMatchRealIOzone(t *testing.T) {
 	real, err := exec.LookPath("iozone")
 	if err != nil {
 		t.Skip("iozone not installed (scripts/install-iozone.sh installs Debian's iozone3): no -M line to hold ioswarm's against")
 	}
-	for _, line := range []string{"-i0 -r 64k -s 1m -t 1 -M -e", "-i0 -r 64k -s 1m -t 1 -e -M"} {
+	for _, line := range []string{"-i0 -r 64k -s 1m -t 1 -M -e", "-i0 -r 64k -s 1m -t 1 -e -M -S 2048 -L 64"} {
 		step := strings.Fields(line)
 		stdout, stderr, code := runIn(t, t.TempDir(), append([]string{"iozone"}, step...)...)
 		if code != 0 {
 			t.Fatalf("ioswarm iozone %s: exit %d\n%s", line, code, stderr)
+		}
+		if strings.Contains(line, "-S") && !strings.Contains(stdout, "size set to 2048 kBytes.\n\tProcessor cache line size set to 64 bytes.") {
+			t.Errorf("%s: no -S and -L in the header:\n%s", line, stdout)
 		}
 		if !strings.Contains(stdout, "\n\n\tMachine = ") {
 			t.Errorf("%s: no machine line after an empty line:\n%s", line, stdout)
