@@ -60,10 +60,10 @@ func runIOzone(ctx context.Context, o iozoneOptions) error {
 	}
 	cmd, ro := line.cmd, line.run
 	table := ro.Format == "table"
-	if slices.Contains(cmd.Settings, iozone.MachineSetting) {
-		cmd.Machine = unameAll(ctx)
-	}
 	if table {
+		if slices.Contains(cmd.Settings, iozone.MachineSetting) {
+			cmd.Machine = unameAll(ctx) // only the header shows it
+		}
 		if err := iozone.WriteHeader(o.stdout, cmd, iozoneCommandLine(o), time.Now()); err != nil {
 			return err
 		}

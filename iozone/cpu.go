@@ -121,7 +121,7 @@ func writeCPUTable(w io.Writer, jobs []*result.Job, cmd Command, recordKB int64)
 		return err
 	}
 	b := bufio.NewWriter(w)
-	fmt.Fprintf(b, "\n\"CPU utilization report Y-axis is type of test X-axis is number of %s\"\n", cmd.port(true))
+	fmt.Fprintf(b, "\n\"%s\"\n", cpuTitle(cmd))
 	fmt.Fprintf(b, "\"Record size = %d kBytes \"\n\"Output is in CPU%%\"\n\n", recordKB)
 	for _, row := range rows {
 		fmt.Fprintf(b, "\"%15s \"", row.Test)

@@ -18,16 +18,9 @@ func WriteExcel(w io.Writer, jobs []*result.Job, cmd Command) error {
 		return err
 	}
 	b := bufio.NewWriter(w)
-	unit := "kBytes/sec"
-	if cmd.OpsPerSec {
-		unit = "ops/sec"
-	}
-	rec := cmd.RecordSize
-	if len(jobs) > 0 {
-		rec = recordSize(jobs[0], cmd)
-	}
-	fmt.Fprintf(b, "\n\"Throughput report Y-axis is type of test X-axis is number of %s\"\n", cmd.port(true))
-	fmt.Fprintf(b, "\"Record size = %d kBytes \"\n\"Output is in %s\"\n\n", rec>>10, unit)
+	rec := tableRecordKB(jobs, cmd)
+	fmt.Fprintf(b, "\n\"%s\"\n", throughputTitle(cmd))
+	fmt.Fprintf(b, "\"Record size = %d kBytes \"\n\"Output is in %s\"\n\n", rec, tableUnit(cmd))
 	for _, row := range rows {
 		fmt.Fprintf(b, "\"%15s \"", row.Test)
 		for _, v := range row.Values {
@@ -39,9 +32,37 @@ func WriteExcel(w io.Writer, jobs []*result.Job, cmd Command) error {
 		return err
 	}
 	if cmd.CPUUtil {
-		return writeCPUTable(w, jobs, cmd, rec>>10)
+		return writeCPUTable(w, jobs, cmd, rec)
 	}
 	return nil
+}
+
+// tableRecordKB is the record size, in kB, that the -R tables and -b's
+// worksheet name: the first job's (recordSize), else the command's.
+func tableRecordKB(jobs []*result.Job, cmd Command) int64 {
+	rec := cmd.RecordSize
+	if len(jobs) > 0 {
+		rec = recordSize(jobs[0], cmd)
+	}
+	return rec >> 10
+}
+
+// tableUnit is the -R throughput table's unit.
+func tableUnit(cmd Command) string {
+	if cmd.OpsPerSec {
+		return "ops/sec"
+	}
+	return "kBytes/sec"
+}
+
+// throughputTitle and cpuTitle are the first lines of IOzone's -R tables
+// (without the quotes stdout puts around them).
+func throughputTitle(cmd Command) string {
+	return "Throughput report Y-axis is type of test X-axis is number of " + cmd.port(true)
+}
+
+func cpuTitle(cmd Command) string {
+	return "CPU utilization report Y-axis is type of test X-axis is number of " + cmd.port(true)
 }
 
 // ExcelRow is one row of IOzone's -R table: its label and one Children

@@ -106,14 +106,7 @@ func WriteWorkbook(w io.Writer, jobs []*result.Job, cmd Command, commandLine []s
 	if err != nil {
 		return err
 	}
-	rec := cmd.RecordSize
-	if len(jobs) > 0 {
-		rec = recordSize(jobs[0], cmd)
-	}
-	unit := "kBytes/sec"
-	if cmd.OpsPerSec {
-		unit = "ops/sec"
-	}
+	rec := tableRecordKB(jobs, cmd)
 	line := ""
 	for _, word := range commandLine {
 		line += word + " "
@@ -124,14 +117,13 @@ func WriteWorkbook(w io.Writer, jobs []*result.Job, cmd Command, commandLine []s
 	binary.LittleEndian.PutUint16(bof[2:], biffWorksheet)
 	s.record(biffBOF, bof)
 	s.label(0, 0, line)
-	port := cmd.port(true)
-	next := s.table(1, "Throughput report Y-axis is type of test X-axis is number of "+port, rec>>10, unit, rows)
+	next := s.table(1, throughputTitle(cmd), rec, tableUnit(cmd), rows)
 	if cmd.CPUUtil {
 		cpu, err := CPURows(jobs, cmd)
 		if err != nil {
 			return err
 		}
-		s.table(next, "CPU utilization report Y-axis is type of test X-axis is number of "+port, rec>>10, "CPU%", cpu)
+		s.table(next, cpuTitle(cmd), rec, "CPU%", cpu)
 	}
 	s.record(biffEOF, nil)
 	if s.err != nil {
