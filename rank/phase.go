@@ -148,46 +148,7 @@ func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, a
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// One OS thread per benchmark thread, as the threads of
-			// IOzone or fio: a blocking write holds its own thread.
-			// (The lock is let go only between operations, to pass
-			// through the scheduler: see yield.)
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			// Released before the thread's start (beginTimed);
-			// here too, for a thread stopped before it.
-			w.spread.hold(slot)
-			defer w.spread.release()
-			waiting[i] = clock.Now()
-			// The pass through the scheduler that serves a request
-			// to yield made during the wait (the runtime asks one
-			// of a goroutine that ran 10 ms without passing through
-			// it) comes before the spin, while no thread of the
-			// phase runs yet: served later, inside the window, it
-			// handed the locked thread off for milliseconds. The
-			// goroutine may come back on another thread, so the
-			// hold is let go before and taken again after.
-			var pass func()
-			if w.unlockable(p) {
-				pass = func() {
-					w.spread.release()
-					yield(true)
-					w.spread.hold(slot)
-				}
-			}
-			now, ok := awaitRelease(at, p.stop, pass)
-			if !ok {
-				errs[i] = errStopped
-				if err := ctx.Err(); err != nil {
-					errs[i] = err
-				}
-				return
-			}
-			seen[i] = now
-			if err := w.run(p, bufs[i]); err != nil {
-				errs[i] = err
-				p.stop.Store(true)
-			}
+			offMainThread(func() { waiting[i], seen[i], errs[i] = w.runLocked(ctx, p, slot, bufs[i], at) })
 		}()
 	}
 	wg.Wait()
@@ -202,6 +163,54 @@ func (s *state) runWorkers(ctx context.Context, p *phaseParams, bufs [][]byte, a
 		ready = slices.Max(waiting)
 	}
 	return errs, released, ready
+}
+
+// runLocked is a worker's part of a phase, on the OS thread its goroutine
+// is locked to (one per benchmark thread, as IOzone's or fio's: a blocking
+// write holds its own thread): it waits on the thread's CPU slot for rank
+// time at, then runs the phase. It returns when it began to wait, the
+// clock reading at its release (0 when stopped before it) and its error.
+// A sync engine's thread takes descriptors of its own (ownfiles.go) and
+// then keeps the lock, so that the thread ends with the goroutine; else
+// the lock is let go at the end, and between operations only to pass
+// through the scheduler (see yield).
+func (w *worker) runLocked(ctx context.Context, p *phaseParams, slot int, buf []byte, at int64) (waiting, released int64, err error) {
+	w.ownFiles = w.uring == nil && ownDescriptors()
+	if !w.ownFiles {
+		defer runtime.UnlockOSThread()
+	}
+	// Released before the thread's start (beginTimed); here too, for a
+	// thread stopped before it.
+	w.spread.hold(slot)
+	defer w.spread.release()
+	waiting = clock.Now()
+	// The pass through the scheduler that serves a request to yield made
+	// during the wait (the runtime asks one of a goroutine that ran 10 ms
+	// without passing through it) comes before the spin, while no thread
+	// of the phase runs yet: served later, inside the window, it handed
+	// the locked thread off for milliseconds. The goroutine may come back
+	// on another thread, so the hold is let go before and taken again
+	// after.
+	var pass func()
+	if w.unlockable(p) {
+		pass = func() {
+			w.spread.release()
+			yield(true)
+			w.spread.hold(slot)
+		}
+	}
+	now, ok := awaitRelease(at, p.stop, pass)
+	if !ok {
+		if err := ctx.Err(); err != nil {
+			return waiting, 0, err
+		}
+		return waiting, 0, errStopped
+	}
+	if err := w.run(p, buf); err != nil {
+		p.stop.Store(true)
+		return waiting, now, err
+	}
+	return waiting, now, nil
 }
 
 // firstError prefers a thread's real failure over the errStopped of the

@@ -43,6 +43,7 @@ type worker struct {
 	interval workerInterval // the interval of a random phase it records into
 	seen     firstSeen      // where the phase's first-done stop found it
 	cpu      cpuMeter       // the thread's CPU time over the phase (IOzone's -+u)
+	ownFiles bool           // the thread has a descriptor table of its own (ownfiles.go)
 }
 
 // yieldEvery is how often a worker passes through the Go scheduler on its
@@ -255,8 +256,9 @@ func (w *worker) account(p *phaseParams, t0, t1, ops, bytes int64, more bool) bo
 }
 
 // unlockable says whether the worker's thread may be let go for a yield:
-// not with a ring, whose single issuer must stay the thread it was bound to.
-func (w *worker) unlockable(p *phaseParams) bool { return p.locked && w.uring == nil }
+// not with a ring, whose single issuer must stay the thread it was bound
+// to, nor with descriptors that only its thread has.
+func (w *worker) unlockable(p *phaseParams) bool { return p.locked && w.uring == nil && !w.ownFiles }
 
 // yield passes through the scheduler between two operations. A goroutine
 // locked to its thread cannot do that cheaply: its thread must sleep while
