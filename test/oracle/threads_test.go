@@ -7,10 +7,10 @@ import (
 
 // session is one thread's use of one file as the kernel saw it: from the
 // entry of the openat that returned fd to the exit of its close, with the
-// bytes every read or write returned on the way. It is keyed by process
-// and descriptor, not by OS thread: between two records a worker may pass
-// through the Go scheduler and come back on another thread (see the
-// rank's yield).
+// bytes every read or write returned on the way. It is keyed by OS
+// thread and descriptor: each thread of the sync engine runs its phase on
+// one thread with a descriptor table of its own (rank/ownfiles.go), so
+// one number names different files on two threads of one process.
 type session struct {
 	pid, fd     int
 	tid, endTid int   // the threads that opened and closed the file
@@ -38,7 +38,7 @@ func sessions(evs []event) []*session {
 		fd    int
 		enter int64
 	}
-	open := map[[2]int]*session{} // (pid, fd) → session
+	open := map[[2]int]*session{} // (tid, fd) → session
 	inCall := map[int]pending{}   // tid → the call it is in
 	var out []*session
 	for _, e := range evs {
@@ -54,11 +54,11 @@ func sessions(evs []event) []*session {
 			continue // its entry came before tracing started
 		}
 		delete(inCall, e.tid)
-		key := [2]int{e.pid, p.fd}
+		key := [2]int{e.tid, p.fd}
 		switch e.call {
 		case "openat":
 			if e.ret >= 0 {
-				open[[2]int{e.pid, int(e.ret)}] = &session{pid: e.pid, fd: int(e.ret), tid: e.tid, start: p.enter}
+				open[[2]int{e.tid, int(e.ret)}] = &session{pid: e.pid, fd: int(e.ret), tid: e.tid, start: p.enter}
 			}
 		case "pwrite64", "pread64":
 			if s := open[key]; s != nil && e.ret > 0 {
