@@ -54,7 +54,7 @@ func windowSlack(evs []event, ss []*session) int64 {
 	var before, after int64
 	for _, s := range ss {
 		before = max(before, offCPU(evs, s.tid, s.start-stampHorizon, s.start, preemptOrWait))
-		after = max(after, offCPU(evs, s.endTid, s.end, s.end+stampHorizon, preempted))
+		after = max(after, offCPU(evs, s.tid, s.end, s.end+stampHorizon, preempted))
 	}
 	return before + after
 }
@@ -280,7 +280,7 @@ func logEdges(t *testing.T, evs []event, ss []*session, p *result.Phase) {
 		for _, sp := range spellsNear(evs, s.tid, s.start) {
 			t.Logf("  by its openat entry: %s", sp)
 		}
-		for _, sp := range spellsNear(evs, s.endTid, s.end) {
+		for _, sp := range spellsNear(evs, s.tid, s.end) {
 			t.Logf("  by its close exit: %s", sp)
 		}
 	}

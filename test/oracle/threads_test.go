@@ -12,13 +12,13 @@ import (
 // one thread with a descriptor table of its own (rank/ownfiles.go), so
 // one number names different files on two threads of one process.
 type session struct {
-	pid, fd     int
-	tid, endTid int   // the threads that opened and closed the file
-	start, end  int64 // openat entry, close exit
-	bytes, ops  int64
-	done        []completion // each read or write's exit, in order
-	fsyncNS     int64        // time inside fsync
-	fsyncs      []call       // each fsync
+	pid, fd    int
+	tid        int   // the thread that opened, used and closed the file
+	start, end int64 // openat entry, close exit
+	bytes, ops int64
+	done       []completion // each read or write's exit, in order
+	fsyncNS    int64        // time inside fsync
+	fsyncs     []call       // each fsync
 }
 
 // call is one syscall's thread, entry and exit.
@@ -74,7 +74,7 @@ func sessions(evs []event) []*session {
 		case "close":
 			if s := open[key]; s != nil {
 				delete(open, key)
-				s.end, s.endTid = e.ns, e.tid
+				s.end = e.ns
 				if s.ops > 0 {
 					out = append(out, s)
 				}
