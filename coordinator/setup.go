@@ -107,7 +107,11 @@ func (j *job) noteHosts(replies []wire.SetupReply, facts []nodefacts.Facts) erro
 			MemTotal: f.MemTotal, CacheBytes: f.CacheBytes, CacheNotes: f.CacheNotes, BootID: f.BootID,
 			MountPoint: f.MountPoint, FSSource: f.FSSource, MountOptions: f.MountOptions,
 			FSBlockSize: f.BlockSize, Stripe: f.Stripe, ClientCache: hostClientCache(f.ClientCache),
+			FreePageReporting: f.FreePageReporting,
 		})
+	}
+	if w := j.reportingWarning(facts); w != "" {
+		j.warn(w)
 	}
 	return nil
 }

@@ -40,6 +40,9 @@ type Facts struct {
 	// ClientCache is the mount's client cache: the page cache, or one
 	// outside it (ceph-fuse's object cacher, GPFS's pagepool) with its size.
 	ClientCache clientcache.Info `json:"client_cache"`
+	// FreePageReporting: the node is a virtual machine that hands freed
+	// memory back to its hypervisor (see freePageReporting).
+	FreePageReporting bool `json:"free_page_reporting,omitempty"`
 }
 
 // toolTimeout bounds each filesystem tool run: a hung lctl or mmlsconfig
@@ -68,6 +71,7 @@ func Gather(ctx context.Context, dir string) Facts {
 	f.Room = gatherRoom(dir)
 	f.CacheBytes = f.MemTotal
 	f.ClientCache = clientcache.Probe(ctx, dir).Info()
+	f.FreePageReporting = freePageReporting("/sys")
 	switch {
 	case f.FSType == "lustre":
 		// The client-cache probe has read llite.*.max_cached_mb already.

@@ -165,6 +165,11 @@ type Host struct {
 	FreeBytes    int64 `json:"free_bytes,omitempty"`
 	// The client cache of the node's mount of --dir (see ClientCache).
 	ClientCache *ClientCache `json:"client_cache,omitempty"`
+	// FreePageReporting: the node hands freed memory back to its
+	// hypervisor, so its buffered figures also depend on how long before
+	// each phase memory was freed (the job warns; absent in older files
+	// and where false).
+	FreePageReporting bool `json:"free_page_reporting,omitempty"`
 }
 
 // Phase is one timed phase (one iteration of it) with its figures and records.

@@ -1,0 +1,39 @@
+package coordinator
+
+import (
+	"fmt"
+	"strings"
+
+	"ioswarm/nodefacts"
+)
+
+// reportingWarning names the nodes that hand freed memory back to their
+// hypervisor (nodefacts' FreePageReporting), each once, when the job
+// moves data through their page cache: a buffered figure there also
+// depends on how long before the phase memory was freed (a cache drop,
+// the files of a run before deleted), which ioswarm neither controls
+// nor records. "" when no node does, or the job bypasses the cache.
+func (j *job) reportingWarning(facts []nodefacts.Facts) string {
+	if j.o.Direct || j.o.onlyMD() {
+		return ""
+	}
+	var hosts []string
+	seen := map[string]bool{}
+	for r, f := range facts {
+		if h := j.s.targets[r].Host; f.FreePageReporting && len(j.threads[r]) > 0 && !seen[h] {
+			seen[h] = true
+			hosts = append(hosts, h)
+		}
+	}
+	if len(hosts) == 0 {
+		return ""
+	}
+	word := "host"
+	if len(hosts) > 1 {
+		word = "hosts"
+	}
+	return fmt.Sprintf("%s %s: the kernel hands freed memory back to its hypervisor (virtio-balloon free page reporting): "+
+		"a buffered figure there also depends on how long before the phase memory was freed (a cache drop, deleted files), "+
+		"by 3-5x on a 2-core test VM (README, Virtual machines)",
+		word, strings.Join(hosts, ", "))
+}
