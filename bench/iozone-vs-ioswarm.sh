@@ -11,6 +11,8 @@
 #   THREADS=8   IOzone -t (child i on node i mod 4, as a -+m threadlist)
 #   NODES=4     nodes of the bed          PREFIX=izb$$-  its namespace prefix
 #   LINES="write read random"             XFLAGS="none -x" (with and without -x)
+#   EXTRA=      more IOzone options for every line, both tools (e.g. -I:
+#               O_DIRECT, where the disk rather than the CPU decides)
 #   IOSWARM=/path/to/ioswarm (built from this tree if unset)
 #   IOSWARM_FLAGS="--drop-caches off" ioswarm's own flags (see Cache below)
 #   KEEP_OUT=DIR  keep every stdout the tools printed there
@@ -84,7 +86,7 @@ source "$HERE/common.sh"
 ROUNDS=${1:-5}
 SIZE=${SIZE:-256m} REC=${REC:-16m} RSIZE=${RSIZE:-256m} RREC=${RREC:-4k}
 THREADS=${THREADS:-8} NODES=${NODES:-4} PREFIX=${PREFIX:-izb$$-}
-LINES=${LINES:-write read random} XFLAGS=${XFLAGS:-none -x}
+LINES=${LINES:-write read random} XFLAGS=${XFLAGS:-none -x} EXTRA=${EXTRA:-}
 if [ -z "${IOSWARM_FLAGS+set}" ]; then
 	IOSWARM_FLAGS="--drop-caches off"
 fi
@@ -135,9 +137,9 @@ line_args() {
 	local x=$2
 	[ "$x" = none ] && x=
 	case $1 in
-	write) echo "-i0 -c -e -w -r $REC -s $SIZE -t $THREADS -+n $x" ;;
-	read) echo "-i1 -c -e -w -r $REC -s $SIZE -t $THREADS -+n $x" ;;
-	random) echo "-i0 -i2 -c -e -r $RREC -s $RSIZE -t $THREADS -+n $x" ;;
+	write) echo "-i0 -c -e -w -r $REC -s $SIZE -t $THREADS -+n $EXTRA $x" ;;
+	read) echo "-i1 -c -e -w -r $REC -s $SIZE -t $THREADS -+n $EXTRA $x" ;;
+	random) echo "-i0 -i2 -c -e -r $RREC -s $RSIZE -t $THREADS -+n $EXTRA $x" ;;
 	*) die "unknown line '$1' in LINES (write, read, random)" ;;
 	esac
 }
@@ -213,7 +215,7 @@ mib() {
 # Each tool keeps one set of files at a time (the write line's, or the
 # random line's), plus room.
 need_space /var/tmp $((2 * THREADS * ($(mib "$SIZE") > $(mib "$RSIZE") ? $(mib "$SIZE") : $(mib "$RSIZE")) + 256))
-echo "IOzone $IOZONE and $IOSWARM on $NODES nodes, $THREADS threads, rounds $ROUNDS, lines: $LINES, -x: $XFLAGS" >&2
+echo "IOzone $IOZONE and $IOSWARM on $NODES nodes, $THREADS threads, rounds $ROUNDS, lines: $LINES, -x: $XFLAGS, more: ${EXTRA:-none}" >&2
 for ((r = 1; r <= ROUNDS; r++)); do
 	for x in $XFLAGS; do
 		for name in $LINES; do
