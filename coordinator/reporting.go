@@ -10,7 +10,7 @@ import (
 // reportingWarning names the nodes that hand freed memory back to their
 // hypervisor (nodefacts' FreePageReporting), each once, when the job
 // moves data through their page cache: a buffered figure there also
-// depends on how long before the phase memory was freed (a cache drop,
+// depends on when memory was last freed before the phase (a cache drop,
 // the files of a run before deleted), which ioswarm neither controls
 // nor records. "" when no node does, or the job bypasses the cache.
 func (j *job) reportingWarning(facts []nodefacts.Facts) string {
@@ -33,7 +33,25 @@ func (j *job) reportingWarning(facts []nodefacts.Facts) string {
 		word = "hosts"
 	}
 	return fmt.Sprintf("%s %s: the kernel hands freed memory back to its hypervisor (virtio-balloon free page reporting): "+
-		"a buffered figure there also depends on how long before the phase memory was freed (a cache drop, deleted files), "+
+		"a buffered figure there also depends on when memory was last freed before the phase (a cache drop, deleted files), "+
 		"by 3-5x on a 2-core test VM (README, Virtual machines)",
 		word, strings.Join(hosts, ", "))
+}
+
+// warnOncePerSession records msg among the job's warnings, as warn does,
+// but logs it only the first time a job of the session has it: a fact of
+// the nodes holds for every job of a session (every point of a sweep),
+// and said at each it would bury the warnings about the figures.
+func (j *job) warnOncePerSession(msg string) {
+	j.res.Warnings = append(j.res.Warnings, msg)
+	j.s.mu.Lock()
+	logged := j.s.logged[msg]
+	if j.s.logged == nil {
+		j.s.logged = map[string]bool{}
+	}
+	j.s.logged[msg] = true
+	j.s.mu.Unlock()
+	if !logged {
+		j.s.o.logWarning(msg)
+	}
 }

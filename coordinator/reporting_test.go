@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"ioswarm/launcher"
 	"ioswarm/nodefacts"
+	"ioswarm/result"
 	"ioswarm/settings"
 )
 
@@ -38,5 +40,28 @@ func TestReportingWarningNamesEachReportingHostOnce(t *testing.T) {
 	md.o.Phases = []settings.Phase{settings.MDCreate, settings.MDStat}
 	if w := md.reportingWarning([]nodefacts.Facts{reports}); w != "" {
 		t.Errorf("metadata only, yet %q", w)
+	}
+}
+
+// Every job of a session records a warning about its nodes; only the
+// first logs it.
+func TestWarnOncePerSessionLogsOnceAndRecordsInEveryJob(t *testing.T) {
+	var log strings.Builder
+	first := jobOn("node1")
+	first.s.o.Log = launcher.NewLineWriter(&log)
+	first.res = &result.Job{}
+	second := &job{s: first.s, res: &result.Job{}}
+	for _, j := range []*job{first, second} {
+		j.warnOncePerSession("host node1: a fact of the node")
+	}
+	second.warnOncePerSession("host node2: another fact")
+	if n := strings.Count(log.String(), "a fact of the node"); n != 1 {
+		t.Errorf("logged %d times, want once:\n%s", n, log.String())
+	}
+	if !strings.Contains(log.String(), "warning: host node2: another fact") {
+		t.Errorf("another warning was not logged:\n%s", log.String())
+	}
+	if len(first.res.Warnings) != 1 || len(second.res.Warnings) != 2 || second.res.Warnings[0] != "host node1: a fact of the node" {
+		t.Errorf("warnings recorded: first %q, second %q", first.res.Warnings, second.res.Warnings)
 	}
 }

@@ -40,6 +40,9 @@ type Session struct {
 	cause   error         // why the session failed, once it has
 	failed  chan struct{} // closed when cause is set
 	current *job          // the job running now, for cleanup after a failure
+	// logged holds the warnings about the nodes themselves that a job of
+	// this session has logged already (see warnOncePerSession).
+	logged map[string]bool
 }
 
 // Start launches one rank per target, at most l.Threads of them, and

@@ -111,7 +111,7 @@ func (j *job) noteHosts(replies []wire.SetupReply, facts []nodefacts.Facts) erro
 		})
 	}
 	if w := j.reportingWarning(facts); w != "" {
-		j.warn(w)
+		j.warnOncePerSession(w)
 	}
 	return nil
 }
