@@ -9,6 +9,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"codeberg.org/go-fonts/liberation/liberationsansregular"
 )
 
 // writeSVG writes the scene as SVG, the font embedded: a viewer without
@@ -17,8 +19,7 @@ func writeSVG(w io.Writer, s *scene, face *typeface) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", s.w, s.h, s.w, s.h)
-	fmt.Fprintf(b, "<style>@font-face{font-family:'Liberation Sans';src:url(data:font/ttf;base64,%s)}\ntext{font-family:%s;white-space:pre}</style>\n",
-		base64.StdEncoding.EncodeToString(face.ttf), fontFamily)
+	fmt.Fprintf(b, "<style>%s\ntext{font-family:%s;white-space:pre}</style>\n", fontFaceCSS(face.ttf), fontFamily)
 	fmt.Fprintf(b, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", s.w, s.h)
 	for _, o := range s.ops {
 		switch o.kind {
@@ -55,6 +56,17 @@ func writeSVG(w io.Writer, s *scene, face *typeface) error {
 	}
 	return nil
 }
+
+// fontFaceCSS is the CSS rule that carries ttf, the charts' font, as
+// 'Liberation Sans'.
+func fontFaceCSS(ttf []byte) string {
+	return "@font-face{font-family:'Liberation Sans';src:url(data:font/ttf;base64," + base64.StdEncoding.EncodeToString(ttf) + ")}"
+}
+
+// FontFaceCSS is the font rule every SVG chart carries (about 550 KB): a
+// page that holds several charts inline needs it once, and may take it
+// out of each chart (see htmlreport).
+func FontFaceCSS() string { return fontFaceCSS(liberationsansregular.TTF) }
 
 func pathData(pts []pt, closed bool) string {
 	var b strings.Builder

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"ioswarm/chart"
 	"ioswarm/internal/golden"
 	"ioswarm/study"
 )
@@ -98,6 +99,29 @@ func TestReportIsSelfContained(t *testing.T) {
 	}
 	if n := strings.Count(page, `<svg class="chart"`); n != 2 {
 		t.Errorf("%d charts, want 2 (sequential and random)", n)
+	}
+}
+
+// The charts' font is on the page once, in its style, not once per chart
+// (550 KB each), and every chart still asks for it by name.
+func TestReportCarriesTheChartsFontOnce(t *testing.T) {
+	page := htmlOf(t, studies(t, "gen2.json", "gen1.json"))
+	font := chart.FontFaceCSS()
+	if n := strings.Count(page, "@font-face"); n != 1 || strings.Count(page, font) != 1 {
+		t.Errorf("%d font rules on the page (%d of the charts' font), want that one once", n, strings.Count(page, font))
+	}
+	style, _, _ := strings.Cut(page, "</style>")
+	if !strings.Contains(style, font) {
+		t.Error("the charts' font is not in the page's style")
+	}
+	charts := strings.Split(page, `<svg class="chart"`)[1:]
+	for i, c := range charts {
+		if !strings.Contains(c, "text{font-family:'Liberation Sans'") {
+			t.Errorf("chart %d does not ask for the font", i+1)
+		}
+	}
+	if len(page) > len(font)+400<<10 {
+		t.Errorf("the page is %d bytes, more than the font (%d) and 400 KiB", len(page), len(font))
 	}
 }
 
