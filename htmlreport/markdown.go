@@ -138,11 +138,7 @@ func (m *mdWriter) warnings(d *Document) {
 			m.printf("No run of this study carried a warning.\n")
 		}
 		for _, wn := range s.Warnings {
-			if wn.Section != "" {
-				m.printf("- %s, %d threads: %s\n", md(wn.Section), wn.Threads, md(wn.Text))
-				continue
-			}
-			m.printf("- %d threads: %s\n", wn.Threads, md(wn.Text))
+			m.printf("- %s: %s\n", md(wn.Where), md(wn.Text))
 		}
 	}
 }

@@ -52,11 +52,12 @@ type Node struct {
 	Ranks                                        int
 }
 
-// Warning is a warning a point's run carried, with its section.
+// Warning is a warning the runs of a study carried, once however many
+// points carried the same words (a fact of the nodes is said at every
+// point), with where: "seq, 1, 2 and 4 threads; random, 2 threads".
 type Warning struct {
-	Section string
-	Threads int
-	Text    string
+	Where string
+	Text  string
 }
 
 // groupsOf checks the groups given, or makes a group of each sweep.
@@ -89,6 +90,7 @@ func studyOf(ss []*study.Sweep, g Group) Study {
 		secs = append(secs, ss[i])
 	}
 	seenCmd := map[string]bool{}
+	var warned warnings
 	var columns [][][2]string
 	for _, s := range secs {
 		st.Sections = append(st.Sections, s.Section)
@@ -103,10 +105,11 @@ func studyOf(ss []*study.Sweep, g Group) Study {
 				st.Commands = append(st.Commands, c)
 			}
 			for _, w := range p.Warnings {
-				st.Warnings = append(st.Warnings, Warning{Section: s.Section, Threads: p.Config.Threads, Text: w})
+				warned.add(w, s.Section, p.Config.Threads)
 			}
 		}
 	}
+	st.Warnings = warned.list()
 	st.Config = configRows(columns)
 	st.Nodes = nodesOf(secs)
 	st.Describe = describe(secs)
