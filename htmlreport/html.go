@@ -75,7 +75,6 @@ func inline(svg, fontCSS string) string {
 	return strings.Replace(svg, "<svg ", `<svg class="chart" role="img" preserveAspectRatio="xMidYMid meet" `, 1)
 }
 
-
 // WriteHTML writes the document as one self-contained HTML page.
 func (d *Document) WriteHTML(w io.Writer) error {
 	t, err := page()
