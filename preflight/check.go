@@ -185,6 +185,10 @@ func (r *Result) judge() {
 	if !rep.CanDrop {
 		r.Notes = append(r.Notes, "the page cache cannot be dropped (needs root): runs fall back to posix_fadvise")
 	}
+	if f := rep.Facts; f != nil && f.FreePageReporting {
+		r.Notes = append(r.Notes, "hands freed memory back to its hypervisor (virtio-balloon free page reporting): "+
+			"buffered figures here also depend on when memory was last freed before a phase (README, Virtual machines)")
+	}
 	if c := r.Clock; c != nil && abs(c.WallNS) > int64(100*time.Millisecond) {
 		r.Notes = append(r.Notes, fmt.Sprintf("the wall clock is %s off (ioswarm times with each node's monotonic clock, so its figures do not depend on it)",
 			time.Duration(c.WallNS)))

@@ -164,3 +164,19 @@ func TestCheckKeepsGoingPastAFailedHost(t *testing.T) {
 		t.Errorf("c (its own dir): %+v", res[2])
 	}
 }
+
+// A node that hands freed memory back to its hypervisor gets a note, a
+// node that does not none; neither is a problem.
+func TestJudgeNotesFreePageReporting(t *testing.T) {
+	for _, reports := range []bool{true, false} {
+		r := Result{Host: "n1", Report: &Report{Writable: true, CanDrop: true, Facts: &nodefacts.Facts{FreePageReporting: reports}}}
+		r.judge()
+		noted := false
+		for _, n := range r.Notes {
+			noted = noted || strings.Contains(n, "free page reporting")
+		}
+		if noted != reports || !r.OK {
+			t.Errorf("free page reporting %v: notes %q, ok %v", reports, r.Notes, r.OK)
+		}
+	}
+}
