@@ -34,7 +34,7 @@ func (j *job) reportingWarning(facts []nodefacts.Facts) string {
 	}
 	return fmt.Sprintf("%s %s: the kernel hands freed memory back to its hypervisor (virtio-balloon free page reporting): "+
 		"a buffered figure there also depends on when memory was last freed before the phase (a cache drop, deleted files), "+
-		"by 3-5x on a 2-core test VM (README, Virtual machines)",
+		"by 2.5-6x on a 2-core test VM (README, Virtual machines)",
 		word, strings.Join(hosts, ", "))
 }
 
