@@ -80,6 +80,9 @@ func subtitle(s *study.Sweep) string {
 	if s.Setup.Direct {
 		io = "O_DIRECT"
 	}
+	if s.Setup.OSync {
+		io += ", O_SYNC"
+	}
 	if s.Setup.Fsync {
 		io += ", fsync"
 	} else {

@@ -138,6 +138,9 @@ func configOf(s *study.Sweep) [][2]string {
 	if su.Direct {
 		io = "O_DIRECT"
 	}
+	if su.OSync {
+		io += ", O_SYNC"
+	}
 	engine := su.Engine
 	if engine == "" {
 		engine = settings.Sync

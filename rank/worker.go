@@ -64,6 +64,7 @@ type phaseParams struct {
 	dir       *dirHandle // the job directory: files are opened in it
 	block     int64      // bytes per operation
 	direct    bool
+	osync     bool // O_SYNC on every open (IOzone -o)
 	fsync     bool
 	verify    bool
 	stonewall int64 // rank-clock deadline after which nothing is timed; 0 = none
@@ -148,6 +149,9 @@ func (w *worker) openFlags(p *phaseParams, base int) int {
 	f := base | unix.O_CLOEXEC | unix.O_NOFOLLOW
 	if p.direct {
 		f |= unix.O_DIRECT
+	}
+	if p.osync {
+		f |= unix.O_SYNC
 	}
 	return f
 }

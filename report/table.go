@@ -137,7 +137,11 @@ func writeHeader(w io.Writer, job *result.Job) {
 	if cc := clientCaches(job.Hosts); cc != "" {
 		pair(tw, "client cache", cc)
 	}
-	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), orDash(Clean(c.DropCaches.String()))))
+	osync := ""
+	if c.OSync {
+		osync = ", O_SYNC on"
+	}
+	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s%s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), osync, orDash(Clean(c.DropCaches.String()))))
 	if c.Engine == settings.IOUring {
 		e := fmt.Sprintf("io_uring, iodepth %d per thread (qdN after IOPS: the depth achieved)", c.IODepth)
 		if !c.Direct {

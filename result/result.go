@@ -65,6 +65,7 @@ type Config struct {
 	Total         int64              `json:"total"`     // FileSize × Threads
 	Dir           string             `json:"dir"`
 	Direct        bool               `json:"direct"`
+	OSync         bool               `json:"o_sync,omitempty"` // every file opened with O_SYNC (--o-sync, IOzone -o)
 	Fsync         bool               `json:"fsync"`
 	Phases        settings.PhaseList `json:"phases"`
 	DropCaches    settings.DropMode  `json:"drop_caches"` // requested

@@ -29,16 +29,19 @@ type Job struct {
 	// TotalAuto sizes the aggregate at the seed's rule, twice what the
 	// clients' and servers' caches hold; Total and FileSize are then 0
 	// until the nodes have said how much memory they have.
-	TotalAuto   bool          `json:"total_auto,omitempty"`
-	ServerCache int64         `json:"server_cache,omitempty"` // what the servers can cache (--server-cache), bytes
-	Phases      PhaseList     `json:"phases"`
-	Direct      bool          `json:"direct"`
-	Fsync       bool          `json:"fsync"`
-	Verify      bool          `json:"verify,omitempty"`
-	Keep        bool          `json:"keep"`
-	DropCaches  DropMode      `json:"drop_caches"`
-	Iterations  int           `json:"iterations"`
-	Stonewall   time.Duration `json:"stonewall_ns,omitempty"`
+	TotalAuto   bool      `json:"total_auto,omitempty"`
+	ServerCache int64     `json:"server_cache,omitempty"` // what the servers can cache (--server-cache), bytes
+	Phases      PhaseList `json:"phases"`
+	Direct      bool      `json:"direct"`
+	// OSync opens every file with O_SYNC (IOzone -o): each write returns
+	// once its data is on stable storage.
+	OSync      bool          `json:"o_sync,omitempty"`
+	Fsync      bool          `json:"fsync"`
+	Verify     bool          `json:"verify,omitempty"`
+	Keep       bool          `json:"keep"`
+	DropCaches DropMode      `json:"drop_caches"`
+	Iterations int           `json:"iterations"`
+	Stonewall  time.Duration `json:"stonewall_ns,omitempty"`
 	// RandTime bounds the timed part of random phases (0: none), so that
 	// a random phase over a large aggregate cannot run for hours unasked.
 	RandTime     time.Duration `json:"rand_time_ns,omitempty"`

@@ -26,6 +26,7 @@ func ConfigDiff(a, b *Sweep) []string {
 		diff("random ops", units.FormatSize(sa.RandBlockSize), units.FormatSize(sb.RandBlockSize))
 	}
 	diff("O_DIRECT", onOff(sa.Direct), onOff(sb.Direct))
+	diff("O_SYNC", onOff(sa.OSync), onOff(sb.OSync))
 	diff("fsync", onOff(sa.Fsync), onOff(sb.Fsync))
 	diff("nodes", strconv.Itoa(a.Hosts()), strconv.Itoa(b.Hosts()))
 	return out

@@ -83,6 +83,9 @@ func (s *Sweep) BlockText() string {
 	if s.Setup.Direct {
 		text += ", O_DIRECT"
 	}
+	if s.Setup.OSync {
+		text += ", O_SYNC"
+	}
 	if !s.Setup.Fsync {
 		text += ", no fsync"
 	}

@@ -71,6 +71,7 @@ type Setup struct {
 	Dir           string             `json:"dir"`
 	Iterations    int                `json:"iterations"`
 	Direct        bool               `json:"direct"`
+	OSync         bool               `json:"o_sync,omitempty"`
 	Fsync         bool               `json:"fsync"`
 	Engine        settings.Engine    `json:"engine,omitempty"`
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"ioswarm/result"
 	"ioswarm/test/harness"
 )
@@ -104,6 +106,11 @@ func TestFiguresAgreeWithTheKernel(t *testing.T) {
 	evs := tr.events(t)
 	ss := sessions(evs)
 	checkClocks(t, &job)
+	for _, s := range ss {
+		if s.flags&unix.O_SYNC == unix.O_SYNC {
+			t.Errorf("thread %d opened its file with O_SYNC (flags %#x) without --o-sync", s.tid, s.flags)
+		}
+	}
 	for i := range job.Phases {
 		p := &job.Phases[i]
 		mine := inPhase(ss, p)

@@ -15,6 +15,7 @@ type session struct {
 	pid, fd    int
 	tid        int   // the thread that opened, used and closed the file
 	start, end int64 // openat entry, close exit
+	flags      int64 // the openat's flags
 	bytes, ops int64
 	done       []completion // each read or write's exit, in order
 	fsyncNS    int64        // time inside fsync
@@ -36,6 +37,7 @@ func sessions(evs []event) []*session {
 	type pending struct {
 		call  string
 		fd    int
+		flags int64 // an openat's
 		enter int64
 	}
 	open := map[[2]int]*session{} // (tid, fd) → session
@@ -46,7 +48,7 @@ func sessions(evs []event) []*session {
 			continue
 		}
 		if !e.exit {
-			inCall[e.tid] = pending{call: e.call, fd: int(e.args["fd"]), enter: e.ns}
+			inCall[e.tid] = pending{call: e.call, fd: int(e.args["fd"]), flags: e.args["flags"], enter: e.ns}
 			continue
 		}
 		p, ok := inCall[e.tid]
@@ -58,7 +60,7 @@ func sessions(evs []event) []*session {
 		switch e.call {
 		case "openat":
 			if e.ret >= 0 {
-				open[[2]int{e.tid, int(e.ret)}] = &session{pid: e.pid, fd: int(e.ret), tid: e.tid, start: p.enter}
+				open[[2]int{e.tid, int(e.ret)}] = &session{pid: e.pid, fd: int(e.ret), tid: e.tid, start: p.enter, flags: p.flags}
 			}
 		case "pwrite64", "pread64":
 			if s := open[key]; s != nil && e.ret > 0 {
