@@ -37,6 +37,7 @@ type Command struct {
 	ClientFile    string // -+m FILE
 	ControlHost   string // -+h HOST: the name -+m clients reach this machine by
 	Direct        bool   // -I: O_DIRECT
+	OSync         bool   // -o: O_SYNC
 	OpsPerSec     bool   // -O: results in operations per second
 	NoStonewall   bool   // -x: stonewalling off
 	PerChild      bool   // -C: one line per child
@@ -209,6 +210,9 @@ func (p *parser) flag(c byte) error {
 	case 'I':
 		cmd.Direct = true
 		cmd.Settings = append(cmd.Settings, "O_DIRECT feature enabled")
+	case 'o':
+		cmd.OSync = true
+		cmd.Settings = append(cmd.Settings, "SYNC Mode. ") // IOzone's words, its space too
 	case 'O':
 		cmd.OpsPerSec = true
 		cmd.Settings = append(cmd.Settings, "OPS Mode. Output is in operations per second.")

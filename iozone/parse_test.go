@@ -3,6 +3,7 @@ package iozone
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -81,6 +82,11 @@ func TestParseValid(t *testing.T) {
 			return c.Close && c.Fsync && c.Direct && c.OpsPerSec && c.NoStonewall && c.PerChild && c.Excel && c.PosixThreads && c.Keep
 		}},
 		{"-ci0 -t4", func(c Command) bool { return c.Close && c.selects(0) }}, // a value letter ends the cluster
+		{"-i0 -o -e -t2", func(c Command) bool { // IOzone's splash line, in the order of the options
+			args, err := c.RunArgs(2)
+			return c.OSync && c.Fsync && err == nil && slices.Contains(args, "--o-sync") &&
+				reflect.DeepEqual(c.Settings, []string{"SYNC Mode. ", "Include fsync in write timing"})
+		}},
 		{"-t8 -i0", func(c Command) bool { return reflect.DeepEqual(c.ThreadCounts(), []int{8}) }},
 		{"-t 0 -i0", func(c Command) bool { return reflect.DeepEqual(c.ThreadCounts(), []int{8}) }}, // IOzone: 0 -> 8
 		{"-t 1 -t 2 -t 4 -i0", func(c Command) bool {
@@ -151,7 +157,7 @@ func TestParseInvalid(t *testing.T) {
 		{"-i0 -t 1 /tmp", `iozone option "/tmp": not an option (IOzone would ignore it silently)`},
 		{"-i0 -t 1 -%", "iozone option -%: not an IOzone option"},
 		{"-i0 -l 5 -u 2", "iozone option -l: lower limit 5 is above the upper limit -u 2"},
-		{"-i0 -t 1 -o", "iozone option -o: not supported (O_SYNC writes have no ioswarm equivalent"},
+		{"-i0 -t 1 -p", "iozone option -p: not supported (IOzone's -p purges the processor cache"},
 	}
 	for _, c := range cases {
 		_, err := Parse(words(c.line))

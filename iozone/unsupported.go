@@ -11,7 +11,6 @@ var hints = map[string]string{
 	"-g":  "auto-mode file size; see --file-size or --total",
 	"-n":  "auto-mode file size; see --file-size or --total",
 	"-f":  "one file per thread: use -F, or the -+m file's directories (--dir)",
-	"-o":  "O_SYNC writes have no ioswarm equivalent; the closest is --fsync (one timed fsync per file)",
 	"-p":  "IOzone's -p purges the processor cache before each operation; ioswarm has no equivalent (it drops the page cache between phases: see --drop-caches)",
 	"-U":  "ioswarm drops the page caches between phases itself: see --drop-caches",
 	"-m":  "no equivalent: ioswarm prepares its buffers before the timed loop",

@@ -255,6 +255,9 @@ func (c Command) RunArgs(threads int) ([]string, error) {
 	if c.Direct {
 		f = append(f, "--direct")
 	}
+	if c.OSync {
+		f = append(f, "--o-sync")
+	}
 	if c.selects(2) {
 		// IOzone's random tests lseek and then read or write: a call more
 		// per operation than pread, which a read from the page cache shows
