@@ -33,8 +33,8 @@ type Job struct {
 	ServerCache int64     `json:"server_cache,omitempty"` // what the servers can cache (--server-cache), bytes
 	Phases      PhaseList `json:"phases"`
 	Direct      bool      `json:"direct"`
-	// OSync opens every file with O_SYNC (IOzone -o): each write returns
-	// once its data is on stable storage.
+	// OSync opens the data phases' files with O_SYNC (IOzone -o): each
+	// write returns once its data is on stable storage.
 	OSync      bool          `json:"o_sync,omitempty"`
 	Fsync      bool          `json:"fsync"`
 	Verify     bool          `json:"verify,omitempty"`
