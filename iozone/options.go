@@ -155,6 +155,11 @@ func (p *parser) plus(rest string, attached bool) error {
 	case 'n':
 		p.cmd.NoRetest = true
 		p.cmd.Settings = append(p.cmd.Settings, "No retest option selected")
+	case 'r':
+		// O_RSYNC|O_SYNC on every open; on Linux O_RSYNC is O_SYNC, so
+		// it is -o's job under another line.
+		p.cmd.OSync = true
+		p.cmd.Settings = append(p.cmd.Settings, "Read & Write sync mode active.")
 	case 'u':
 		p.cmd.CPUUtil = true
 		p.cmd.Settings = append(p.cmd.Settings, cpuResolutionSetting, "CPU utilization Excel chart enabled")

@@ -37,7 +37,7 @@ type Command struct {
 	ClientFile    string // -+m FILE
 	ControlHost   string // -+h HOST: the name -+m clients reach this machine by
 	Direct        bool   // -I: O_DIRECT
-	OSync         bool   // -o: O_SYNC
+	OSync         bool   // -o, -+r: O_SYNC
 	OpsPerSec     bool   // -O: results in operations per second
 	NoStonewall   bool   // -x: stonewalling off
 	PerChild      bool   // -C: one line per child

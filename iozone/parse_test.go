@@ -87,6 +87,9 @@ func TestParseValid(t *testing.T) {
 			return c.OSync && c.Fsync && err == nil && slices.Contains(args, "--o-sync") &&
 				reflect.DeepEqual(c.Settings, []string{"SYNC Mode. ", "Include fsync in write timing"})
 		}},
+		{"-i0 -+r -t2", func(c Command) bool {
+			return c.OSync && reflect.DeepEqual(c.Settings, []string{"Read & Write sync mode active."})
+		}},
 		{"-t8 -i0", func(c Command) bool { return reflect.DeepEqual(c.ThreadCounts(), []int{8}) }},
 		{"-t 0 -i0", func(c Command) bool { return reflect.DeepEqual(c.ThreadCounts(), []int{8}) }}, // IOzone: 0 -> 8
 		{"-t 1 -t 2 -t 4 -i0", func(c Command) bool {

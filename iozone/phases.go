@@ -117,7 +117,7 @@ IOzone 3.49x options for its throughput and cluster modes:
   -+m FILE     IOzone client file: child i runs on line i's host, in its directory
   -F F1 F2 ..  one file name per thread
   -I           O_DIRECT (--direct)
-  -o           O_SYNC: every write on stable storage when it returns (--o-sync)
+  -o, -+r      O_SYNC: every write on stable storage when it returns (--o-sync)
   -O           report operations per second
   -x           stonewalling off
   -C           one line per child

@@ -43,6 +43,7 @@ var iozoneCases = []iozoneCase{
 	{"sync", [][]string{ // -o: O_SYNC, IOzone's "SYNC Mode." splash line where -o came
 		strings.Fields("-i0 -c -o -e -w -r 64k -s 1m -t 2 -R"),
 		strings.Fields("-i1 -o -r 64k -s 1m -t 2 -R"),
+		strings.Fields("-i0 -+r -r 64k -s 1m -t 2"), // O_RSYNC|O_SYNC: Linux's O_SYNC, another line
 	}},
 }
 
