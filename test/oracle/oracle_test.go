@@ -4,11 +4,9 @@
 package oracle
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -91,18 +89,9 @@ const (
 
 func TestFiguresAgreeWithTheKernel(t *testing.T) {
 	tr := newTracer(t)
-	path := bin.Path(t)
-	argv := tr.wrap(path, "run", "--dir", t.TempDir(), "--local-ranks", "2", "--threads", fmt.Sprint(threads),
+	job := runTraced(t, tr, []string{bin.Path(t), "run", "--dir", t.TempDir(), "--local-ranks", "2", "--threads", fmt.Sprint(threads),
 		"--file-size", "16MiB", "--block", "1MiB", "--phases", "write,read,randread",
-		"--format", "json", "--progress", "off", "--drop-caches", "on")
-	o := harness.RunCmd(t, exec.Command(argv[0], argv[1:]...), time.Minute)
-	if o.Code != 0 {
-		t.Fatalf("ioswarm exited %d\n%s", o.Code, o.Stderr)
-	}
-	var job result.Job
-	if err := json.Unmarshal([]byte(o.Stdout), &job); err != nil {
-		t.Fatalf("result: %v\n%s", err, o.Stdout)
-	}
+		"--format", "json", "--progress", "off", "--drop-caches", "on"})
 	evs := tr.events(t)
 	ss := sessions(evs)
 	checkClocks(t, &job)

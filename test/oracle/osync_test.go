@@ -1,15 +1,9 @@
 package oracle
 
 import (
-	"encoding/json"
-	"os/exec"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
-
-	"ioswarm/result"
-	"ioswarm/test/harness"
 )
 
 // --o-sync reaches the kernel: every file a thread moved data through, in
@@ -18,16 +12,8 @@ import (
 // figure, since each write was on stable storage when it returned.
 func TestOSyncOpensEveryFileWithOSync(t *testing.T) {
 	tr := newTracer(t)
-	argv := tr.wrap(bin.Path(t), "run", "--dir", t.TempDir(), "--threads", "2", "--file-size", "4MiB", "--block", "1MiB",
-		"--phases", "write,read,randwrite,randread", "--o-sync", "--format", "json", "--progress", "off", "--drop-caches", "off")
-	o := harness.RunCmd(t, exec.Command(argv[0], argv[1:]...), time.Minute)
-	if o.Code != 0 {
-		t.Fatalf("ioswarm exited %d\n%s", o.Code, o.Stderr)
-	}
-	var job result.Job
-	if err := json.Unmarshal([]byte(o.Stdout), &job); err != nil {
-		t.Fatalf("result: %v\n%s", err, o.Stdout)
-	}
+	job := runTraced(t, tr, []string{bin.Path(t), "run", "--dir", t.TempDir(), "--threads", "2", "--file-size", "4MiB", "--block", "1MiB",
+		"--phases", "write,read,randwrite,randread", "--o-sync", "--format", "json", "--progress", "off", "--drop-caches", "off"})
 	if !job.Config.OSync {
 		t.Error("the result's config does not say o_sync")
 	}

@@ -2,17 +2,21 @@ package oracle
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
+	"ioswarm/result"
 	"ioswarm/test/harness"
 )
 
@@ -142,6 +146,21 @@ func (tr *tracer) events(t *testing.T) []event {
 		t.Fatal("the ftrace buffer overflowed: events were lost, raise buffer_size_kb")
 	}
 	return evs
+}
+
+// runTraced runs ioswarm under the tracer and reads its result.
+func runTraced(t *testing.T, tr *tracer, args []string) result.Job {
+	t.Helper()
+	argv := tr.wrap(args...)
+	o := harness.RunCmd(t, exec.Command(argv[0], argv[1:]...), 2*time.Minute)
+	if o.Code != 0 {
+		t.Fatalf("ioswarm exited %d\n%s", o.Code, o.Stderr)
+	}
+	var job result.Job
+	if err := json.Unmarshal([]byte(o.Stdout), &job); err != nil {
+		t.Fatalf("result: %v\n%s", err, o.Stdout)
+	}
+	return job
 }
 
 // close removes the instance (its events go with it) and unmounts what

@@ -1,16 +1,13 @@
 package oracle
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os/exec"
 	"testing"
 	"time"
 
 	"ioswarm/histogram"
 	"ioswarm/result"
-	"ioswarm/test/harness"
 )
 
 // depthTolerance: how far, relatively, a thread's kernel-side depth may be
@@ -62,21 +59,6 @@ func TestURingDepthAgreesWithTheKernel(t *testing.T) {
 			})
 		}
 	}
-}
-
-// runTraced runs ioswarm under the tracer and reads its result.
-func runTraced(t *testing.T, tr *tracer, args []string) result.Job {
-	t.Helper()
-	argv := tr.wrap(args...)
-	o := harness.RunCmd(t, exec.Command(argv[0], argv[1:]...), 2*time.Minute)
-	if o.Code != 0 {
-		t.Fatalf("ioswarm exited %d\n%s", o.Code, o.Stderr)
-	}
-	var job result.Job
-	if err := json.Unmarshal([]byte(o.Stdout), &job); err != nil {
-		t.Fatalf("result: %v\n%s", err, o.Stdout)
-	}
-	return job
 }
 
 // checkDepths holds each phase's one thread against the ring the kernel
