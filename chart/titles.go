@@ -76,13 +76,7 @@ func (c *content) labels(ss []*study.Sweep, names []string) {
 // subtitle is a study's configuration in one line: the I/O, the size
 // held fixed, nodes × ranks and the filesystem.
 func subtitle(s *study.Sweep) string {
-	io := "buffered"
-	if s.Setup.Direct {
-		io = "O_DIRECT"
-	}
-	if s.Setup.OSync {
-		io += ", O_SYNC"
-	}
+	io := s.IOText()
 	if s.Setup.Fsync {
 		io += ", fsync"
 	} else {

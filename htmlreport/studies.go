@@ -134,13 +134,6 @@ func describe(secs []*study.Sweep) string {
 // configOf is what shaped a sweep's runs, name and value.
 func configOf(s *study.Sweep) [][2]string {
 	su := s.Setup
-	io := "buffered"
-	if su.Direct {
-		io = "O_DIRECT"
-	}
-	if su.OSync {
-		io += ", O_SYNC"
-	}
 	engine := su.Engine
 	if engine == "" {
 		engine = settings.Sync
@@ -155,7 +148,7 @@ func configOf(s *study.Sweep) [][2]string {
 		{"size held fixed", s.SizeText()},
 		{"record size", units.FormatSize(su.BlockSize)},
 		{"random op size", units.FormatSize(su.RandBlockSize)},
-		{"I/O", io + ", fsync " + onOff(su.Fsync) + ", engine " + engine.String()},
+		{"I/O", s.IOText() + ", fsync " + onOff(su.Fsync) + ", engine " + engine.String()},
 		{"iterations per point", strconv.Itoa(su.Iterations)},
 		{"directory", su.Dir},
 		{"nodes", strconv.Itoa(s.Hosts())},

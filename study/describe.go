@@ -69,6 +69,20 @@ func (s *Sweep) SizeText() string {
 	return "aggregate " + units.FormatSize(s.Setup.Total) + " fixed"
 }
 
+// IOText is how the sweep's data went to the filesystem, as its chart's
+// title and its report's settings name it: "buffered" or "O_DIRECT", and
+// ", O_SYNC" when every file was opened so.
+func (s *Sweep) IOText() string {
+	io := "buffered"
+	if s.Setup.Direct {
+		io = "O_DIRECT"
+	}
+	if s.Setup.OSync {
+		io += ", O_SYNC"
+	}
+	return io
+}
+
 // BlockText names the record sizes the phases used (random phases' only
 // when there are random phases) and how the I/O bypassed or skipped
 // what a default run does: O_DIRECT, no fsync.
