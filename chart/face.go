@@ -24,8 +24,12 @@ type typeface struct {
 	faces map[float64]font.Face
 }
 
+// fontTTF is the font file every chart is measured, drawn and embedded
+// with; FontFaceCSS's rule carries the same bytes.
+func fontTTF() []byte { return liberationsansregular.TTF }
+
 func newTypeface() (*typeface, error) {
-	ttf := liberationsansregular.TTF
+	ttf := fontTTF()
 	f, err := opentype.Parse(ttf)
 	if err != nil {
 		return nil, fmt.Errorf("chart: the compiled-in font: %w", err)

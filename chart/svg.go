@@ -9,8 +9,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"codeberg.org/go-fonts/liberation/liberationsansregular"
 )
 
 // writeSVG writes the scene as SVG, the font embedded: a viewer without
@@ -66,7 +64,7 @@ func fontFaceCSS(ttf []byte) string {
 // FontFaceCSS is the font rule every SVG chart carries (about 550 KB): a
 // page that holds several charts inline needs it once, and may take it
 // out of each chart (see htmlreport).
-func FontFaceCSS() string { return fontFaceCSS(liberationsansregular.TTF) }
+func FontFaceCSS() string { return fontFaceCSS(fontTTF()) }
 
 func pathData(pts []pt, closed bool) string {
 	var b strings.Builder
