@@ -31,7 +31,7 @@ var hints = map[string]string{
 	"-j":  "stride reads have no ioswarm equivalent",
 	"-J":  "compute delays have no ioswarm equivalent",
 	"-d":  "no equivalent: ioswarm releases every thread at one moment",
-	"-P":  "no equivalent: ioswarm does not bind threads to CPUs",
+	"-P":  "no equivalent: ioswarm places its threads itself; on a node with more of the job's threads than CPUs it holds each rank on an even share of them",
 	"-v":  "see ioswarm version",
 	"-+d": "see --verify",
 	"-+p": "mixed workloads have no ioswarm equivalent",
