@@ -120,9 +120,9 @@ func (j *job) noteTouches(ph wire.Phase) {
 // nodeReads gathers, node by node, what the verdict of read phase p
 // depends on.
 func (j *job) nodeReads(p *result.Phase) []nodeRead {
-	resident := map[string]float64{}
+	resident := map[string]result.HostResidency{}
 	for _, h := range p.ResidentByHost {
-		resident[h.Host] = h.ResidentFraction
+		resident[h.Host] = h
 	}
 	byHost := map[string]int{}
 	var out []nodeRead
@@ -137,7 +137,8 @@ func (j *job) nodeReads(p *result.Phase) []nodeRead {
 		if !seen {
 			i = len(out)
 			byHost[host] = i
-			n := nodeRead{host: host, rank: r, resident: resident[host], drop: j.dropOf(r)}
+			n := nodeRead{host: host, rank: r, resident: resident[host].ResidentFraction,
+				residentPages: resident[host].Pages, drop: j.dropOf(r)}
 			if r < len(j.facts) {
 				n.fsType, n.options = j.facts[r].FSType, j.facts[r].MountOptions
 			}

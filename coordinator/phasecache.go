@@ -68,7 +68,7 @@ func (j *job) resident(ctx context.Context, p *result.Phase) error {
 		p.ResidentFraction = float64(res) / float64(tot)
 	}
 	for _, h := range order {
-		hr := result.HostResidency{Host: h}
+		hr := result.HostResidency{Host: h, Pages: byHost[h][1]}
 		if c := byHost[h]; c[1] > 0 {
 			hr.ResidentFraction = float64(c[0]) / float64(c[1])
 		}

@@ -17,6 +17,7 @@ const (
 	reasonUntouched   = "untouched"         // the node never wrote or read these bytes
 	reasonSizing      = "sizing"            // the aggregate is twice every cache there is
 	reasonDropCaches  = "drop-caches"       // page cache dropped where it is the only client cache
+	reasonFadvise     = "fadvise"           // the job's pages evicted and shown gone, where the page cache is the only client cache
 	reasonServerCache = "server-cache"      // --server-cache alone can hold the data
 	reasonResident    = "resident"          // mincore saw the data in this node's page cache
 	reasonReaders     = "readers-unknown"   // the kept job's manifest does not say who read its files
@@ -70,6 +71,19 @@ func clientCacheKind(fsType, options string) string {
 	return fsType + " is not known to cache only in the page cache"
 }
 
+// fadviseEmpties says whether evicting a filesystem's files from the page
+// cache with posix_fadvise(DONTNEED) empties every cache its client keeps
+// of them, so that a residency of none, measured after it, shows the next
+// read reaches storage. So it does where the client caches only in the
+// page cache (cacheKind ""), except through FUSE: a FUSE daemon may keep
+// file data of its own for as long as the kernel keeps the file's inode
+// (GlusterFS's io-cache translator, where it is on), which drop_caches
+// ends by making the kernel forget its inodes and evicting the pages of
+// one file does not.
+func fadviseEmpties(fsType, cacheKind string) bool {
+	return cacheKind == "" && !strings.HasPrefix(fsType, "fuse")
+}
+
 func hasMountOption(options, name string) bool {
 	for _, o := range strings.Split(options, ",") {
 		if o == name || strings.HasPrefix(o, name+"=") {
@@ -95,6 +109,7 @@ type nodeRead struct {
 	// read its files, so "untouched" cannot be shown.
 	readersUnknown bool
 	resident       float64
+	residentPages  int64 // the pages resident is a fraction of; 0: nothing measured
 }
 
 // readCase is what holds for a whole read phase.
@@ -152,6 +167,9 @@ func nodeVerdict(c readCase, n nodeRead) result.NodeVerdict {
 			detail += " (--dir is this node's own: it reads what it wrote)"
 		}
 		return storage(reasonDropCaches, detail)
+	case n.drop == settings.DropFadvise && fadviseEmpties(n.fsType, cacheKind) && n.residentPages > 0:
+		return storage(reasonFadvise, fmt.Sprintf("the job's files evicted with posix_fadvise, %.1f%% of the %d pages it read resident as the phase began, and %s caches only there",
+			100*n.resident, n.residentPages, fsName(n.fsType)))
 	}
 	return maybeWhy(c, n, cacheKind, maybe)
 }
@@ -210,12 +228,12 @@ func phaseVerdict(nodes []result.NodeVerdict) (verdict, reason string) {
 }
 
 // coldEverywhere says whether no node's client cache can serve the read:
-// O_DIRECT, untouched bytes or a dropped page cache that is the only one,
-// on every node. The sizing guard then counts only the servers' cache.
+// O_DIRECT, untouched bytes, or a page cache that is the only one and was
+// dropped, or emptied of the job's files, on every node. The sizing guard then counts only the servers' cache.
 func coldEverywhere(nodes []result.NodeVerdict) bool {
 	for _, n := range nodes {
 		switch n.Reason {
-		case reasonDirect, reasonUntouched, reasonDropCaches:
+		case reasonDirect, reasonUntouched, reasonDropCaches, reasonFadvise:
 		default:
 			return false
 		}

@@ -9,8 +9,9 @@ import (
 )
 
 // The verdict rules: storage only where O_DIRECT, untouched bytes, the
-// sizing rule or a dropped page cache that is the only client cache
-// shows it; everything else is maybe-cache with the reason.
+// sizing rule, or a page cache that is the only client cache and was
+// dropped, or shown empty of the job's pages after fadvise, shows it;
+// everything else is maybe-cache with the reason.
 func TestNodeVerdictRules(t *testing.T) {
 	small := readCase{clientCache: 24 * gib, total: gib, rotating: true}
 	cases := []struct {
@@ -31,7 +32,14 @@ func TestNodeVerdictRules(t *testing.T) {
 		{"wekafs dropped, touched", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "wekafs", drop: "drop_caches", touched: true}, result.VerdictMaybeCache, reasonClientCache},
 		{"other fuse dropped, touched", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "fuse.sshfs", drop: "drop_caches", touched: true}, result.VerdictMaybeCache, reasonClientCache},
 		{"nfs with fsc dropped, touched", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "nfs4", options: "rw,fsc,vers=4.2", drop: "drop_caches", touched: true}, result.VerdictMaybeCache, reasonClientCache},
-		{"ext4 fadvise, touched", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "ext4", drop: "fadvise", touched: true}, result.VerdictMaybeCache, reasonNoDrop},
+		{"ext4 fadvise, touched, nothing measured", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "ext4", drop: "fadvise", touched: true}, result.VerdictMaybeCache, reasonNoDrop},
+		{"ext4 fadvise, touched, none resident", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "ext4", drop: "fadvise", touched: true, residentPages: 2048}, result.VerdictStorage, reasonFadvise},
+		{"lustre fadvise, touched, 1% resident", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "lustre", drop: "fadvise", touched: true, resident: 0.01, residentPages: 2048}, result.VerdictStorage, reasonFadvise},
+		{"ext4 fadvise, pages stayed", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "ext4", drop: "fadvise", touched: true, resident: 0.6, residentPages: 2048}, result.VerdictMaybeCache, reasonResident},
+		{"glusterfs fadvise, none resident", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "fuse.glusterfs", drop: "fadvise", touched: true, residentPages: 2048}, result.VerdictMaybeCache, reasonNoDrop},
+		{"gpfs fadvise, none resident", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "gpfs", drop: "fadvise", touched: true, residentPages: 2048}, result.VerdictMaybeCache, reasonClientCache},
+		{"nfs with fsc fadvise, none resident", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "nfs4", options: "rw,fsc", drop: "fadvise", touched: true, residentPages: 2048}, result.VerdictMaybeCache, reasonClientCache},
+		{"ext4 no drop, none resident", readCase{clientCache: 24 * gib, total: gib}, nodeRead{fsType: "ext4", drop: "none", touched: true, residentPages: 2048}, result.VerdictMaybeCache, reasonNoDrop},
 		{"rotation ran out", small, nodeRead{fsType: "fuse.ceph-fuse", drop: "drop_caches", touched: true}, result.VerdictMaybeCache, reasonClientCache},
 		{"rotation ran out, exhausted", readCase{clientCache: 24 * gib, total: gib, rotating: true, exhausted: true}, nodeRead{fsType: "fuse.ceph-fuse", drop: "drop_caches", touched: true}, result.VerdictMaybeCache, reasonNoUntouched},
 		{"exhausted but page cache dropped", readCase{clientCache: 24 * gib, total: gib, rotating: true, exhausted: true}, nodeRead{fsType: "xfs", drop: "drop_caches", touched: true}, result.VerdictStorage, reasonDropCaches},
@@ -70,9 +78,10 @@ func TestPhaseVerdictAndGuardAgree(t *testing.T) {
 	if v, why := phaseVerdict([]result.NodeVerdict{storage, storage}); v != result.VerdictStorage || !strings.Contains(why, reasonUntouched) {
 		t.Errorf("all cold: %s, %q", v, why)
 	}
+	evicted := result.NodeVerdict{Host: "d", Verdict: result.VerdictStorage, Reason: reasonFadvise}
 	if !coldEverywhere([]result.NodeVerdict{storage}) || coldEverywhere([]result.NodeVerdict{storage, maybe}) ||
-		coldEverywhere([]result.NodeVerdict{sized}) || coldEverywhere(nil) {
-		t.Error("coldEverywhere: only direct, untouched and drop-caches on every node are cold")
+		coldEverywhere([]result.NodeVerdict{sized}) || coldEverywhere(nil) || !coldEverywhere([]result.NodeVerdict{storage, evicted}) {
+		t.Error("coldEverywhere: only direct, untouched, drop-caches and fadvise on every node are cold")
 	}
 	if g := cacheGuard(coldEverywhere([]result.NodeVerdict{storage, maybe}), 24*gib, 0, gib); !g.Warned {
 		t.Errorf("a maybe-cache node under the sizing rule: guard %+v not warned", *g)

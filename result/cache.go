@@ -5,6 +5,9 @@ package result
 type HostResidency struct {
 	Host             string  `json:"host"`
 	ResidentFraction float64 `json:"resident_fraction"`
+	// Pages is how many pages the fraction is of: 0 where the host had
+	// none of the phase's files to look at, so that nothing was measured.
+	Pages int64 `json:"pages"`
 }
 
 // CacheGuard is the seed's sizing rule checked before a read phase: the
