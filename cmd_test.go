@@ -48,6 +48,7 @@ func TestRunRefusesBadOptions(t *testing.T) {
 		{"listen without port", func(o *runOptions) { o.Listen = "10.0.0.1" }, "--listen"},
 		{"launcher", func(o *runOptions) { o.Launcher = "pdsh" }, `--launcher "pdsh"`},
 		{"fsync both ways", func(o *runOptions) { o.NoFsync, o.given["fsync"] = true, true }, "--fsync and --no-fsync"},
+		{"both sync modes", func(o *runOptions) { o.OSync, o.ODSync = true, true }, "--o-sync and --o-dsync both given"},
 		{"size", func(o *runOptions) { o.Total = "12Q" }, `--total "12Q"`},
 		{"threads", func(o *runOptions) { o.Threads = 0 }, "--threads 0"},
 		{"local ranks", func(o *runOptions) { o.LocalRanks = 0 }, "--local-ranks 0"},

@@ -29,7 +29,8 @@ type ioOptions struct {
 	Layout, Pattern, RandScope, MDDir, MDSize      string
 	RandOrder, RandCall                            string
 	FilesPerThread                                 int
-	Fsync, NoFsync, Direct, OSync, Verify, Keep    bool
+	Fsync, NoFsync, Direct, OSync, ODSync, Verify  bool
+	Keep                                           bool
 	FirstDoneStop                                  bool
 	Engine, DropCaches, ReadShift                  string
 	ServerCache, Reuse                             string
@@ -61,6 +62,7 @@ func ioFlags(o *ioOptions, sweep bool) []cli.Flag {
 		&cli.BoolFlag{Name: "no-fsync", Destination: &o.NoFsync, Category: catIO, Usage: "do not fsync before close"},
 		&cli.BoolFlag{Name: "direct", Destination: &o.Direct, Category: catIO, Usage: "O_DIRECT for every phase"},
 		&cli.BoolFlag{Name: "o-sync", Destination: &o.OSync, Category: catIO, Usage: "open the data phases' files with O_SYNC: each write returns once its data is on stable storage (IOzone -o, fio sync=1); metadata phases are not affected"},
+		&cli.BoolFlag{Name: "o-dsync", Destination: &o.ODSync, Category: catIO, Usage: "open the data phases' files with O_DSYNC: each write returns once its data is on stable storage, without the timestamps O_SYNC also waits for (IOzone -+D, fio sync=dsync)"},
 		&cli.StringFlag{Name: "engine", Value: settings.Sync.String(), Destination: &o.Engine, Category: catIO, Usage: "sync (pread/pwrite, one operation in flight per thread, as IOzone) or io_uring (up to --iodepth in flight per thread)"},
 		&cli.BoolFlag{Name: "verify", Destination: &o.Verify, Category: catIO, Usage: "check the data pattern in read phases (timed)"},
 		&cli.StringFlag{Name: "drop-caches", Value: settings.DropAuto.String(), Destination: &o.DropCaches, Category: catIO, Usage: "auto, on or off: drop page caches on every node before each phase"},

@@ -43,7 +43,7 @@ func checkFormat(format string, allowed ...string) error {
 func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload, error) {
 	w := coordinator.Workload{Dir: o.Dir, Version: fullVersion(), ReuseWrites: o.Reuse != "",
 		Job: settings.Job{
-			Threads: threads, IODepth: depth, Fsync: o.Fsync, Direct: o.Direct, OSync: o.OSync, Verify: o.Verify, Keep: o.Keep,
+			Threads: threads, IODepth: depth, Fsync: o.Fsync, Direct: o.Direct, OSync: o.OSync, ODSync: o.ODSync, Verify: o.Verify, Keep: o.Keep,
 			Iterations: o.Iterations, Stonewall: o.Stonewall, RandTime: o.RandTime,
 			AllowMixedFS: o.AllowMixedFS, FirstDoneStop: o.FirstDoneStop, FilesPerThread: o.FilesPerThread,
 			IgnoreSpace: o.IgnoreSpace, IgnoreMemory: o.IgnoreMemory,
@@ -53,6 +53,9 @@ func (o *ioOptions) workload(g given, threads, depth int) (coordinator.Workload,
 			return w, usage.Errorf("--fsync and --no-fsync both given: use one")
 		}
 		w.Fsync = false
+	}
+	if o.OSync && o.ODSync {
+		return w, usage.Errorf("--o-sync and --o-dsync both given: use one (O_SYNC waits for what O_DSYNC does and the file's timestamps too)")
 	}
 	if err := o.parseSettings(&w); err != nil {
 		return w, err

@@ -19,7 +19,7 @@ func (o *Workload) config(ranks, shift int) result.Config {
 	return result.Config{
 		Threads: j.Threads, ThreadsFrom: j.ThreadsFrom, BlockSize: j.Block, RandBlockSize: j.RandBlock,
 		FileSize: j.FileSize, Total: j.Total, TotalAuto: j.TotalAuto, ServerCache: j.ServerCache,
-		Phases: j.Phases, Direct: j.Direct, OSync: j.OSync, Fsync: j.Fsync, Verify: j.Verify, Keep: j.Keep,
+		Phases: j.Phases, Direct: j.Direct, OSync: j.OSync, ODSync: j.ODSync, Fsync: j.Fsync, Verify: j.Verify, Keep: j.Keep,
 		DropCaches: j.DropCaches, Iterations: j.Iterations, StonewallNS: int64(j.Stonewall),
 		RandTimeNS: int64(j.RandTime), AllowMixedFS: j.AllowMixedFS,
 		IgnoreSpace: j.IgnoreSpace, IgnoreMemory: j.IgnoreMemory, Engine: j.Engine, IODepth: j.IODepth,

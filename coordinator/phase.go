@@ -126,7 +126,7 @@ func (j *job) finishPhase(ctx context.Context, ph settings.Phase, p *result.Phas
 	}
 	late := j.noteReadiness(p, replies, rel.sent, rel.perRank)
 	j.clientCacheUse(p, replies)
-	p.FirstDoneNote = figures.FirstDoneNote(p.Name, j.o.Direct || j.o.OSync, j.o.Fsync)
+	p.FirstDoneNote = figures.FirstDoneNote(p.Name, j.o.WritesCallByCall(), j.o.Fsync)
 	if err := figures.Reduce(p); err != nil {
 		return fmt.Errorf("reduce: %w", err)
 	}

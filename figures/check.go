@@ -27,7 +27,7 @@ func Check(job *result.Job) error {
 	for i := range job.Phases {
 		stored := &job.Phases[i]
 		again := *stored // Reduce writes only figure fields, never Threads
-		if want := FirstDoneNote(stored.Name, job.Config.Direct || job.Config.OSync, job.Config.Fsync); stored.FirstDoneNote != want {
+		if want := FirstDoneNote(stored.Name, job.Config.WritesCallByCall(), job.Config.Fsync); stored.FirstDoneNote != want {
 			return fmt.Errorf("phase %s iteration %d: first_done_note is %q in the file but %q for this phase and configuration",
 				stored.Name, stored.Iteration, stored.FirstDoneNote, want)
 		}

@@ -16,8 +16,8 @@ import (
 // figure came out 1.3-1.7 × the job's own bandwidth, a memory figure next
 // to a durable one. IOzone's stonewalled write figure is no equivalent
 // either: it stops the threads before the first one's fsync and has each
-// fsync its partial file inside its own time. O_DIRECT and O_SYNC
-// writes reach the filesystem call by call (callByCall) and writes
+// fsync its partial file inside its own time. O_DIRECT, O_SYNC and
+// O_DSYNC writes reach the filesystem call by call (callByCall) and writes
 // without fsync are page-cache figures throughout, so both keep the
 // figure.
 func FirstDoneNote(phase string, callByCall, fsync bool) string {

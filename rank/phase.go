@@ -81,7 +81,7 @@ func (s *state) runPhase(ctx context.Context, req wire.Run) (wire.RunReply, erro
 // params is what the phase req asks of every worker.
 func (s *state) params(req wire.Run) *phaseParams {
 	p := &phaseParams{
-		name: req.Phase, block: s.job.Block, direct: s.job.Direct, osync: s.job.OSync, fsync: s.job.Fsync,
+		name: req.Phase, block: s.job.Block, direct: s.job.Direct, osync: s.job.OSync, odsync: s.job.ODSync, fsync: s.job.Fsync,
 		verify: s.job.Verify, seed: s.job.Seed ^ uint64(req.Iteration+1)*0x9e3779b97f4a7c15,
 		stop: new(atomic.Bool), locked: true, dir: s.dir,
 	}

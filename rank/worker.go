@@ -65,6 +65,7 @@ type phaseParams struct {
 	block     int64      // bytes per operation
 	direct    bool
 	osync     bool // O_SYNC on every open (IOzone -o)
+	odsync    bool // O_DSYNC on every open (IOzone -+D)
 	fsync     bool
 	verify    bool
 	stonewall int64 // rank-clock deadline after which nothing is timed; 0 = none
@@ -152,6 +153,9 @@ func (w *worker) openFlags(p *phaseParams, base int) int {
 	}
 	if p.osync {
 		f |= unix.O_SYNC
+	}
+	if p.odsync {
+		f |= unix.O_DSYNC
 	}
 	return f
 }

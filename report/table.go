@@ -138,8 +138,11 @@ func writeHeader(w io.Writer, job *result.Job) {
 		pair(tw, "client cache", cc)
 	}
 	osync := ""
-	if c.OSync {
+	switch {
+	case c.OSync:
 		osync = ", O_SYNC on"
+	case c.ODSync:
+		osync = ", O_DSYNC on"
 	}
 	pair(tw, "i/o", fmt.Sprintf("fsync %s, O_DIRECT %s%s, drop caches %s", onOff(c.Fsync), onOff(c.Direct), osync, orDash(Clean(c.DropCaches.String()))))
 	if c.Engine == settings.IOUring {

@@ -65,7 +65,8 @@ type Config struct {
 	Total         int64              `json:"total"`     // FileSize × Threads
 	Dir           string             `json:"dir"`
 	Direct        bool               `json:"direct"`
-	OSync         bool               `json:"o_sync,omitempty"` // every file opened with O_SYNC (--o-sync, IOzone -o)
+	OSync         bool               `json:"o_sync,omitempty"`  // every file opened with O_SYNC (--o-sync, IOzone -o)
+	ODSync        bool               `json:"o_dsync,omitempty"` // every file opened with O_DSYNC (--o-dsync, IOzone -+D)
 	Fsync         bool               `json:"fsync"`
 	Phases        settings.PhaseList `json:"phases"`
 	DropCaches    settings.DropMode  `json:"drop_caches"` // requested
@@ -129,6 +130,10 @@ type Config struct {
 	IgnoreSpace  bool `json:"ignore_space,omitempty"`
 	IgnoreMemory bool `json:"ignore_memory,omitempty"`
 }
+
+// WritesCallByCall says whether each write reached the filesystem before
+// it returned (O_DIRECT, O_SYNC, O_DSYNC), rather than the page cache.
+func (c Config) WritesCallByCall() bool { return c.Direct || c.OSync || c.ODSync }
 
 // Host is one rank's node.
 type Host struct {

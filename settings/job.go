@@ -35,7 +35,11 @@ type Job struct {
 	Direct      bool      `json:"direct"`
 	// OSync opens the data phases' files with O_SYNC (IOzone -o): each
 	// write returns once its data is on stable storage.
-	OSync      bool          `json:"o_sync,omitempty"`
+	OSync bool `json:"o_sync,omitempty"`
+	// ODSync opens them with O_DSYNC (IOzone -+D): each write returns once
+	// its data, and the metadata needed to read it back, are on stable
+	// storage; unlike O_SYNC, not the file's timestamps.
+	ODSync     bool          `json:"o_dsync,omitempty"`
 	Fsync      bool          `json:"fsync"`
 	Verify     bool          `json:"verify,omitempty"`
 	Keep       bool          `json:"keep"`
@@ -82,6 +86,10 @@ type Job struct {
 // its own, and the metadata files' when no metadata phase runs. This is
 // what the ranks receive and the result records (a rank takes FilesPerThread
 // 0 to mean the job has no metadata files).
+// WritesCallByCall says whether each write reaches the filesystem before
+// it returns (O_DIRECT, O_SYNC, O_DSYNC), rather than the page cache.
+func (j Job) WritesCallByCall() bool { return j.Direct || j.OSync || j.ODSync }
+
 func (j Job) Applied() Job {
 	if j.Layout != Shared {
 		j.Pattern, j.RandScope = "", ""

@@ -27,6 +27,7 @@ func ConfigDiff(a, b *Sweep) []string {
 	}
 	diff("O_DIRECT", onOff(sa.Direct), onOff(sb.Direct))
 	diff("O_SYNC", onOff(sa.OSync), onOff(sb.OSync))
+	diff("O_DSYNC", onOff(sa.ODSync), onOff(sb.ODSync))
 	diff("fsync", onOff(sa.Fsync), onOff(sb.Fsync))
 	diff("nodes", strconv.Itoa(a.Hosts()), strconv.Itoa(b.Hosts()))
 	return out

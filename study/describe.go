@@ -71,16 +71,24 @@ func (s *Sweep) SizeText() string {
 
 // IOText is how the sweep's data went to the filesystem, as its chart's
 // title and its report's settings name it: "buffered" or "O_DIRECT", and
-// ", O_SYNC" when every file was opened so.
+// ", O_SYNC" or ", O_DSYNC" when every file was opened so.
 func (s *Sweep) IOText() string {
 	io := "buffered"
 	if s.Setup.Direct {
 		io = "O_DIRECT"
 	}
-	if s.Setup.OSync {
-		io += ", O_SYNC"
+	return io + s.syncText()
+}
+
+// syncText is ", O_SYNC" or ", O_DSYNC" when every file was opened so.
+func (s *Sweep) syncText() string {
+	switch {
+	case s.Setup.OSync:
+		return ", O_SYNC"
+	case s.Setup.ODSync:
+		return ", O_DSYNC"
 	}
-	return io
+	return ""
 }
 
 // BlockText names the record sizes the phases used (random phases' only
@@ -97,9 +105,7 @@ func (s *Sweep) BlockText() string {
 	if s.Setup.Direct {
 		text += ", O_DIRECT"
 	}
-	if s.Setup.OSync {
-		text += ", O_SYNC"
-	}
+	text += s.syncText()
 	if !s.Setup.Fsync {
 		text += ", no fsync"
 	}

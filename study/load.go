@@ -83,7 +83,8 @@ func readSweep(data []byte, points []json.RawMessage, name string) (*Sweep, erro
 		s.Setup = SetupOf(s.Points[0].Config)
 	}
 	// The points' own configuration is the record of how the I/O was done.
-	s.Setup.Direct, s.Setup.OSync, s.Setup.Fsync = s.Points[0].Config.Direct, s.Points[0].Config.OSync, s.Points[0].Config.Fsync
+	c := s.Points[0].Config
+	s.Setup.Direct, s.Setup.OSync, s.Setup.ODSync, s.Setup.Fsync = c.Direct, c.OSync, c.ODSync, c.Fsync
 	return &s, nil
 }
 

@@ -12,7 +12,7 @@ import "ioswarm/result"
 func SetupOf(c result.Config) Setup {
 	s := Setup{Phases: c.Phases, Sizing: SizingTotal, Total: c.Total, BlockSize: c.BlockSize,
 		RandBlockSize: c.RandBlockSize, Dir: c.Dir, Iterations: c.Iterations, Direct: c.Direct,
-		OSync: c.OSync, Fsync: c.Fsync, Engine: c.Engine}
+		OSync: c.OSync, ODSync: c.ODSync, Fsync: c.Fsync, Engine: c.Engine}
 	if c.FileSize != 0 && c.Total == 0 {
 		s.Sizing, s.FileSize = SizingFileSize, c.FileSize
 	}

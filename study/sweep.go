@@ -72,6 +72,7 @@ type Setup struct {
 	Iterations    int                `json:"iterations"`
 	Direct        bool               `json:"direct"`
 	OSync         bool               `json:"o_sync,omitempty"`
+	ODSync        bool               `json:"o_dsync,omitempty"`
 	Fsync         bool               `json:"fsync"`
 	Engine        settings.Engine    `json:"engine,omitempty"`
 }

@@ -119,7 +119,7 @@ func failedPoint(o coordinator.Workload, err error) *result.Job {
 	return &result.Job{Version: o.Version, CommandLine: o.CommandLine, Label: o.Label,
 		StartedAt: time.Now().Format(time.RFC3339), Error: err.Error(),
 		Config: result.Config{Threads: o.Threads, BlockSize: o.Block, RandBlockSize: o.RandBlock,
-			FileSize: o.FileSize, Total: o.Total, Dir: o.Dir, Direct: o.Direct, OSync: o.OSync, Fsync: o.Fsync,
+			FileSize: o.FileSize, Total: o.Total, Dir: o.Dir, Direct: o.Direct, OSync: o.OSync, ODSync: o.ODSync, Fsync: o.Fsync,
 			Phases: o.Phases, DropCaches: o.DropCaches, Iterations: o.Iterations, Engine: o.Engine,
 			IODepth: o.IODepth}}
 }

@@ -53,6 +53,7 @@ func TestBadInput(t *testing.T) {
 		{"not a number", append(d, "--threads", "four"), []string{"threads", "four"}},
 		{"stray argument", append(d, "4"), []string{"\"4\""}},
 		{"fsync both ways", append(d, "--fsync", "--no-fsync"), []string{"--fsync", "--no-fsync"}},
+		{"both sync modes", append(d, "--o-sync", "--o-dsync"), []string{"--o-sync", "--o-dsync"}},
 	}
 	if os.Geteuid() != 0 {
 		// Root can write into a 0555 directory, so only non-root can
