@@ -23,6 +23,7 @@ var iozoneFlags = map[string]string{
 	"c":  "nothing: close is always inside the timing",
 	"I":  "--direct",
 	"o":  "--o-sync",
+	"+D": "--o-dsync",
 	"+m": "--hosts FILE (an IOzone client file is a host file)",
 	"+n": "--phases without rewrite and reread",
 	"+u": "measured in every run: each thread's CPU time (cpu_ns, over cpu_wall_ns) is in --output's thread records",

@@ -23,6 +23,7 @@ func TestFlagProblemNamesIOzoneOptions(t *testing.T) {
 		{"flag provided but not defined: -+u", "IOzone's -+u is measured in every run"},
 		{"flag provided but not defined: -O", "ioswarm iozone runs IOzone command lines"},
 		{"flag provided but not defined: -o", "IOzone's -o is --o-sync"},
+		{"flag provided but not defined: -+D", "IOzone's -+D is --o-dsync"},
 		{"flag provided but not defined: -thredas", "did you mean --threads?"},
 	} {
 		got := flagProblem(flags, errors.New(c.in)).Error()

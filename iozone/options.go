@@ -160,6 +160,11 @@ func (p *parser) plus(rest string, attached bool) error {
 		// it is -o's job under another line.
 		p.cmd.OSync = true
 		p.cmd.Settings = append(p.cmd.Settings, "Read & Write sync mode active.")
+	case 'D':
+		// O_DSYNC on every open. With -o too, IOzone opens with both,
+		// which is O_SYNC (RunArgs).
+		p.cmd.ODSync = true
+		p.cmd.Settings = append(p.cmd.Settings, ">>> O_DSYNC mode enabled. <<<")
 	case 'u':
 		p.cmd.CPUUtil = true
 		p.cmd.Settings = append(p.cmd.Settings, cpuResolutionSetting, "CPU utilization Excel chart enabled")

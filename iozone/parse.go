@@ -38,6 +38,7 @@ type Command struct {
 	ControlHost   string // -+h HOST: the name -+m clients reach this machine by
 	Direct        bool   // -I: O_DIRECT
 	OSync         bool   // -o, -+r: O_SYNC
+	ODSync        bool   // -+D: O_DSYNC
 	OpsPerSec     bool   // -O: results in operations per second
 	NoStonewall   bool   // -x: stonewalling off
 	PerChild      bool   // -C: one line per child

@@ -90,6 +90,15 @@ func TestParseValid(t *testing.T) {
 		{"-i0 -+r -t2", func(c Command) bool {
 			return c.OSync && reflect.DeepEqual(c.Settings, []string{"Read & Write sync mode active."})
 		}},
+		{"-i0 -+D -e -t2", func(c Command) bool {
+			args, err := c.RunArgs(2)
+			return c.ODSync && !c.OSync && err == nil && slices.Contains(args, "--o-dsync") && !slices.Contains(args, "--o-sync") &&
+				reflect.DeepEqual(c.Settings, []string{">>> O_DSYNC mode enabled. <<<", "Include fsync in write timing"})
+		}},
+		{"-i0 -o -+D -t2", func(c Command) bool { // both: IOzone ORs them, which is O_SYNC
+			args, err := c.RunArgs(2)
+			return err == nil && slices.Contains(args, "--o-sync") && !slices.Contains(args, "--o-dsync")
+		}},
 		{"-t8 -i0", func(c Command) bool { return reflect.DeepEqual(c.ThreadCounts(), []int{8}) }},
 		{"-t 0 -i0", func(c Command) bool { return reflect.DeepEqual(c.ThreadCounts(), []int{8}) }}, // IOzone: 0 -> 8
 		{"-t 1 -t 2 -t 4 -i0", func(c Command) bool {

@@ -118,6 +118,7 @@ IOzone 3.49x options for its throughput and cluster modes:
   -F F1 F2 ..  one file name per thread
   -I           O_DIRECT (--direct)
   -o, -+r      O_SYNC: every write on stable storage when it returns (--o-sync)
+  -+D          O_DSYNC: the same without the file's timestamps (--o-dsync)
   -O           report operations per second
   -x           stonewalling off
   -C           one line per child

@@ -38,7 +38,6 @@ var hints = map[string]string{
 	"-+B": "mixed workloads have no ioswarm equivalent",
 	"-+k": "see --total (an aggregate divided among the threads)",
 	"-+q": "no equivalent",
-	"-+D": "no equivalent",
 	"-+t": "no equivalent",
 	"-+l": "no equivalent",
 	"-+L": "no equivalent",

@@ -255,8 +255,11 @@ func (c Command) RunArgs(threads int) ([]string, error) {
 	if c.Direct {
 		f = append(f, "--direct")
 	}
-	if c.OSync {
-		f = append(f, "--o-sync")
+	switch {
+	case c.OSync:
+		f = append(f, "--o-sync") // with -+D too: O_SYNC|O_DSYNC is O_SYNC
+	case c.ODSync:
+		f = append(f, "--o-dsync")
 	}
 	if c.selects(2) {
 		// IOzone's random tests lseek and then read or write: a call more

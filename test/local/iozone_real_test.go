@@ -40,10 +40,11 @@ var iozoneCases = []iozoneCase{
 		strings.Fields("-i2 -O -w -r 64k -s 1m -t 2 -+n -R -C -+u"),    // random on IOzone's "Read"/"Re-read" CPU rows
 		strings.Fields("-i0 -i1 -+n -x -r 64k -s 1m -t 1 -t 2 -+u -R"), // several -t, -x
 	}},
-	{"sync", [][]string{ // -o: O_SYNC, IOzone's "SYNC Mode." splash line where -o came
+	{"sync", [][]string{ // -o: O_SYNC, IOzone's "SYNC Mode." splash line where -o came; -+D: O_DSYNC
 		strings.Fields("-i0 -c -o -e -w -r 64k -s 1m -t 2 -R"),
 		strings.Fields("-i1 -o -r 64k -s 1m -t 2 -R"),
 		strings.Fields("-i0 -+r -r 64k -s 1m -t 2"), // O_RSYNC|O_SYNC: Linux's O_SYNC, another line
+		strings.Fields("-i0 -+D -e -r 64k -s 1m -t 2 -R"), // O_DSYNC, IOzone's ">>> O_DSYNC mode enabled. <<<"
 	}},
 }
 
