@@ -43,7 +43,7 @@ var iozoneCases = []iozoneCase{
 	{"sync", [][]string{ // -o: O_SYNC, IOzone's "SYNC Mode." splash line where -o came; -+D: O_DSYNC
 		strings.Fields("-i0 -c -o -e -w -r 64k -s 1m -t 2 -R"),
 		strings.Fields("-i1 -o -r 64k -s 1m -t 2 -R"),
-		strings.Fields("-i0 -+r -r 64k -s 1m -t 2"), // O_RSYNC|O_SYNC: Linux's O_SYNC, another line
+		strings.Fields("-i0 -+r -r 64k -s 1m -t 2"),       // O_RSYNC|O_SYNC: Linux's O_SYNC, another line
 		strings.Fields("-i0 -+D -e -r 64k -s 1m -t 2 -R"), // O_DSYNC, IOzone's ">>> O_DSYNC mode enabled. <<<"
 	}},
 }
