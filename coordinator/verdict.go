@@ -168,8 +168,12 @@ func nodeVerdict(c readCase, n nodeRead) result.NodeVerdict {
 		}
 		return storage(reasonDropCaches, detail)
 	case n.drop == settings.DropFadvise && fadviseEmpties(n.fsType, cacheKind) && n.residentPages > 0:
-		return storage(reasonFadvise, fmt.Sprintf("the job's files evicted with posix_fadvise, %.1f%% of the %d pages it read resident as the phase began, and %s caches only there",
-			100*n.resident, n.residentPages, fsName(n.fsType)))
+		detail := fmt.Sprintf("the job's files evicted with posix_fadvise, %.1f%% of the %d pages it read resident as the phase began, and %s caches only there",
+			100*n.resident, n.residentPages, fsName(n.fsType))
+		if c.nodeLocal {
+			detail += " (--dir is this node's own: it reads what it wrote)"
+		}
+		return storage(reasonFadvise, detail)
 	}
 	return maybeWhy(c, n, cacheKind, maybe)
 }
@@ -178,8 +182,11 @@ func nodeVerdict(c readCase, n nodeRead) result.NodeVerdict {
 // specific reason first.
 func maybeWhy(c readCase, n nodeRead, cacheKind string, maybe func(string, string) result.NodeVerdict) result.NodeVerdict {
 	dropWord := "its page cache was not dropped (" + n.drop.String() + ")"
-	if cacheKind != "" {
+	switch {
+	case cacheKind != "":
 		dropWord = cacheKind + ", which drop_caches does not empty"
+	case n.drop == settings.DropFadvise && !fadviseEmpties(n.fsType, cacheKind):
+		dropWord = "posix_fadvise evicts the page cache's copy alone, not what " + fsName(n.fsType) + "'s FUSE daemon may keep (drop_caches needs root)"
 	}
 	switch {
 	case !n.touched && n.readersUnknown:

@@ -58,6 +58,9 @@ func TestNodeVerdictRules(t *testing.T) {
 	for _, c := range cases {
 		c.n.host = "node1"
 		v := nodeVerdict(c.c, c.n)
+		if c.n.drop == "fadvise" && c.n.fsType == "fuse.glusterfs" && !strings.Contains(v.Detail, "FUSE daemon") {
+			t.Errorf("%s: detail %q does not say what fadvise leaves", c.name, v.Detail)
+		}
 		if v.Verdict != c.verdict || v.Reason != c.reason || v.Detail == "" || v.Host != "node1" {
 			t.Errorf("%s: %+v, want %s (%s) with a detail", c.name, v, c.verdict, c.reason)
 		}
