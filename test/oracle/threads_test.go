@@ -3,6 +3,8 @@ package oracle
 import (
 	"math"
 	"sort"
+
+	"golang.org/x/sys/unix"
 )
 
 // session is one thread's use of one file as the kernel saw it: from the
@@ -38,6 +40,7 @@ func sessions(evs []event) []*session {
 		call  string
 		fd    int
 		flags int64 // an openat's
+		dfd   int64 // an openat's directory descriptor
 		enter int64
 	}
 	open := map[[2]int]*session{} // (tid, fd) → session
@@ -48,7 +51,7 @@ func sessions(evs []event) []*session {
 			continue
 		}
 		if !e.exit {
-			inCall[e.tid] = pending{call: e.call, fd: int(e.args["fd"]), flags: e.args["flags"], enter: e.ns}
+			inCall[e.tid] = pending{call: e.call, fd: int(e.args["fd"]), flags: e.args["flags"], dfd: e.args["dfd"], enter: e.ns}
 			continue
 		}
 		p, ok := inCall[e.tid]
@@ -59,7 +62,11 @@ func sessions(evs []event) []*session {
 		key := [2]int{e.tid, p.fd}
 		switch e.call {
 		case "openat":
-			if e.ret >= 0 {
+			// The rank opens every file of the job in its job
+			// directory's descriptor; a file opened by path is not
+			// the job's (the memory guard reads /proc/self/statm with
+			// pread during a phase that outlasts its 100 ms poll).
+			if e.ret >= 0 && !byPath(p.dfd) {
 				open[[2]int{e.tid, int(e.ret)}] = &session{pid: e.pid, fd: int(e.ret), tid: e.tid, start: p.enter, flags: p.flags}
 			}
 		case "pwrite64", "pread64":
@@ -142,3 +149,7 @@ func figuresOf(ss []*session) kernelFigures {
 	}
 	return k
 }
+
+// byPath says whether an openat's directory descriptor is AT_FDCWD, as
+// the trace prints it (a 32-bit int, sign-extended or not).
+func byPath(dfd int64) bool { return int32(dfd) == unix.AT_FDCWD }
