@@ -17,15 +17,23 @@ import (
 // and its postings at its return, µs from the kernel's own moments.
 const depthTolerance = 0.05
 
-// bufferedTimeTolerance is the mean over time's tolerance where the ring
-// reads through the page cache. An entry that waits for nothing counts
-// its requests as taken evenly across it; a buffered read's taking may
-// start readahead, which can hold the entry a millisecond while the
-// kernel took the rest at its start or its end, and a phase of a few
-// hundred requests has few entries: the mean read 5.5-7.5% low against
-// the kernel's in three runs in a row after the suite's heavy writes,
-// 1-4% on an idle machine. O_DIRECT takings start no readahead.
-const bufferedTimeTolerance = 0.10
+// bufferedTimeTolerance is the mean over time's tolerance against the
+// kernel's own mean where the ring reads through the page cache. An entry
+// that waits for nothing counts its requests as taken evenly across it; a
+// buffered read's taking may start readahead, which can hold the entry a
+// millisecond while the kernel took the rest at its start or its end, and
+// a phase of a few hundred requests has few entries. The rule itself, on
+// the kernel's counts (ruleMean), was 7.3% under the kernel's mean and
+// 9.6% over it in the buffered sequential reads of three runs here (at
+// depth 8 and 32), and the suite saw 7.5% under; O_DIRECT's within 1.5%.
+// That the figure is its rule is held at ruleTolerance, in every case.
+const bufferedTimeTolerance = 0.15
+
+// ruleTolerance: how far the mean over time may be from its own rule
+// applied to the kernel's counts at each entry (ruleMean). Only the
+// moments differ, ioswarm's clock readings around the call against the
+// kernel's entry and return.
+const ruleTolerance = 0.02
 
 // The depth ioswarm records for an io_uring thread is what the kernel
 // held: by the kernel's io_uring tracepoints (a request taken from the
@@ -94,6 +102,21 @@ func checkDepths(t *testing.T, job *result.Job, lives []*ringLife, switches []ev
 			p.Name, th.IODepthKernelAtSubmitMean, k.atSubmitMean, th.IODepthKernelAtSubmitMax, k.atSubmitMax,
 			th.IODepthKernelTimeMean, k.timeMean, slack, ms(th.IODepthKernelSpanNS), ms(k.spanNS), th.IODepthKernelSamples, k.submits)
 		checkLatency(t, p, lives[i])
+		// The figure's own rule on the kernel's counts: what ioswarm
+		// computes must be that, whatever the rule's distance from the
+		// kernel's mean (the tolerance below). Its stamps bracket the
+		// kernel's entry and return by µs, so ruleTolerance is tight,
+		// with the same allowance for preemption inside entries.
+		if rule, ok := ruleMean(lives[i]); !ok {
+			t.Errorf("%s: the trace holds none of the thread's entries into the kernel", p.Name)
+		} else {
+			t.Logf("%s: the rule on the kernel's counts %.3f (ioswarm %.3f, the kernel's own mean %.3f) over %d entries",
+				p.Name, rule, th.IODepthKernelTimeMean, k.timeMean, len(lives[i].entries))
+			if d := math.Abs(th.IODepthKernelTimeMean - rule); !(d <= ruleTolerance*rule+slack) {
+				timeOff = append(timeOff, fmt.Sprintf("%s: iodepth_kernel_time_mean is %.3f, its rule on the kernel's counts gives %.3f (off by %.1f%%, tolerance %.0f%% + %.3f for preemption)",
+					p.Name, th.IODepthKernelTimeMean, rule, 100*d/rule, 100*ruleTolerance, slack))
+			}
+		}
 		if k.unposted != 0 {
 			t.Errorf("%s: %d requests never posted in the kernel's trace", p.Name, k.unposted)
 		}

@@ -27,8 +27,11 @@ func newURingTracer(t *testing.T) *tracer {
 	for _, ev := range uringEvents {
 		events = append(events, "io_uring/"+ev)
 	}
+	// Each entry into the kernel, to apply the figure's own rule to the
+	// kernel's counts (ruleMean).
+	events = append(events, "syscalls/sys_enter_io_uring_enter", "syscalls/sys_exit_io_uring_enter")
 	return openTracer(t, "the io_uring depth oracle", "ioswarm-uring", events, func(event string) string {
-		return fmt.Sprintf("no io_uring tracepoint %s in this kernel; skipped", strings.TrimPrefix(event, "io_uring/"))
+		return fmt.Sprintf("no tracepoint %s in this kernel; skipped", event)
 	})
 }
 
@@ -40,9 +43,17 @@ var uringLine = regexp.MustCompile(`^\s*.+-(\d+)\s+\(\s*[\d-]+\)\s+\[\d+\]\s+\S+
 // creation: the moments it took a request and posted a completion, in
 // the order they happened.
 type ringLife struct {
-	ring   string
-	tid    int // the thread that submitted to it
-	events []ringEvent
+	ring    string
+	tid     int // the thread that submitted to it
+	events  []ringEvent
+	entries []ringEntry // the thread's entries into the kernel while the ring lived
+}
+
+// ringEntry is one io_uring_enter of the submitting thread: when the
+// kernel entered and left it, and whether it waited for a completion.
+type ringEntry struct {
+	enter, exit int64
+	waited      bool
 }
 
 type ringEvent struct {
@@ -52,10 +63,12 @@ type ringEvent struct {
 	res    int64  // a completion's result
 }
 
-// The request's user_data and a completion's result in a line.
+// The request's user_data and a completion's result in a line; an
+// io_uring_enter's min_complete.
 var (
-	userDataField = regexp.MustCompile(`user_data (0x[0-9a-f]+)`)
-	resultField   = regexp.MustCompile(`result (-?\d+)`)
+	minCompleteField = regexp.MustCompile(`min_complete: (0x[0-9a-f]+|\d+)`)
+	userDataField    = regexp.MustCompile(`user_data (0x[0-9a-f]+)`)
+	resultField      = regexp.MustCompile(`result (-?\d+)`)
 )
 
 // uringLives reads the instance's trace into the lives of the rings that
@@ -77,6 +90,8 @@ func uringLives(t *testing.T, tr *tracer) ([]*ringLife, []event) {
 	var all []*ringLife
 	var switches []event
 	current := map[string]*ringLife{}
+	entries := map[int][]ringEntry{} // by thread
+	entering := map[int]ringEntry{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
@@ -92,6 +107,23 @@ func uringLives(t *testing.T, tr *tracer) ([]*ringLife, []event) {
 			next, _ := strconv.ParseInt(m[5], 10, 64)
 			switches = append(switches, event{call: "sched_switch", ns: traceNS(m[1], m[2]), state: m[4],
 				args: map[string]int64{"prev": prev, "next": next}})
+			continue
+		}
+		if m := traceLine.FindStringSubmatch(line); m != nil && m[5] == "io_uring_enter" {
+			tid, _ := strconv.Atoi(m[1])
+			ns := traceNS(m[3], m[4])
+			if m[8] == "" {
+				wait := minCompleteField.FindStringSubmatch(m[7])
+				n := uint64(0)
+				if wait != nil {
+					n, _ = strconv.ParseUint(wait[1], 0, 64)
+				}
+				entering[tid] = ringEntry{enter: ns, waited: n > 0}
+			} else if e, ok := entering[tid]; ok {
+				delete(entering, tid)
+				e.exit = ns
+				entries[tid] = append(entries[tid], e)
+			}
 			continue
 		}
 		m := uringLine.FindStringSubmatch(line)
@@ -127,9 +159,16 @@ func uringLives(t *testing.T, tr *tracer) ([]*ringLife, []event) {
 	}
 	var used []*ringLife
 	for _, l := range all {
-		if len(l.events) > 0 {
-			used = append(used, l)
+		if len(l.events) == 0 {
+			continue
 		}
+		first, last := l.events[0].ns, l.events[len(l.events)-1].ns
+		for _, e := range entries[l.tid] {
+			if e.exit >= first && e.enter <= last {
+				l.entries = append(l.entries, e)
+			}
+		}
+		used = append(used, l)
 	}
 	return used, switches
 }
@@ -249,4 +288,59 @@ func opLatencies(l *ringLife) []int64 {
 		}
 	}
 	return out
+}
+
+// ruleMean is the mean over time the figure's own rule gives
+// (rank/uring_depth.go: an entry's requests counted from its start where
+// it waited, as taken evenly across it where it did not, its postings at
+// its return, the count held between entries) applied to the kernel's
+// own counts at each entry's start and return and the requests it took
+// inside: what ioswarm must report if it computes what it defines.
+// Against the kernel's own mean it differs by the rule's approximation.
+func ruleMean(l *ringLife) (float64, bool) {
+	if len(l.entries) == 0 {
+		return 0, false
+	}
+	evs := l.events
+	// held is the kernel's count just before at (events at at excluded)
+	// or just after it (included).
+	held := func(at int64, inclusive bool) int {
+		h := 0
+		for _, e := range evs {
+			if e.ns > at || (e.ns == at && !inclusive) {
+				break
+			}
+			if e.submit {
+				h++
+			} else {
+				h--
+			}
+		}
+		return h
+	}
+	var area int64
+	after, last := 0, int64(0)
+	for i, en := range l.entries {
+		before := held(en.enter, false)
+		n := 0
+		for _, e := range evs {
+			if e.submit && e.ns >= en.enter && e.ns <= en.exit {
+				n++
+			}
+		}
+		if i > 0 {
+			area += int64(after) * (en.enter - last)
+		}
+		if en.waited {
+			area += int64(before+n) * (en.exit - en.enter)
+		} else {
+			area += int64(2*before+n) * (en.exit - en.enter) / 2
+		}
+		after, last = held(en.exit, true), en.exit
+	}
+	span := last - l.entries[0].enter
+	if span <= 0 {
+		return 0, false
+	}
+	return float64(area) / float64(span), true
 }
