@@ -20,7 +20,7 @@ import (
 // stayed. On a local disk filesystem, whose client caches only in the page
 // cache, a reread of files none of whose pages stayed reaches the disk as
 // surely as after drop_caches: storage, reason fadvise, and no cache
-// warning or "!" mark. Where pages cannot be evicted (another process
+// warning or mark. Where pages cannot be evicted (another process
 // holds them locked in memory) the same read is maybe-cache, resident:
 // the verdict rests on what was measured, not on the eviction having been
 // asked for.
@@ -50,7 +50,9 @@ func TestUnprivilegedReadsAfterFadvise(t *testing.T) {
 		if p.CacheGuard == nil || p.CacheGuard.Warned {
 			t.Errorf("%s: cache guard %+v warned, though every node's read was shown cold", p.Name, p.CacheGuard)
 		}
-		if strings.Contains(stdout, " "+p.Name+"! ") || strings.Contains(stdout, p.Name+" 1: may be a cache figure") {
+		// A "!" may still mark the phase for skewed starts on a busy
+		// machine; the cache's own legend line must not be there.
+		if strings.Contains(stdout, p.Name+" 1: may be a cache figure") {
 			t.Errorf("%s: marked as a cache figure:\n%s", p.Name, stdout)
 		}
 	}
