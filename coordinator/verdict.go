@@ -124,6 +124,15 @@ type readCase struct {
 	total               int64
 }
 
+// ownDir adds to a storage verdict's detail, where --dir is each node's
+// own, that the node reads what it wrote itself.
+func (c readCase) ownDir(detail string) string {
+	if c.nodeLocal {
+		return detail + " (--dir is this node's own: it reads what it wrote)"
+	}
+	return detail
+}
+
 // sizingHolds is the seeds' rule against every cache there is: the
 // aggregate at least twice what the clients and servers can hold, with
 // the clients' caches known.
@@ -162,18 +171,10 @@ func nodeVerdict(c readCase, n nodeRead) result.NodeVerdict {
 	case !n.touched && !n.readersUnknown && (!n.kernelTouched || n.drop == settings.DropCaches):
 		return storage(reasonUntouched, "this node never wrote or read these bytes before")
 	case n.drop == settings.DropCaches && cacheKind == "":
-		detail := fmt.Sprintf("page cache dropped, and %s caches only there", fsName(n.fsType))
-		if c.nodeLocal {
-			detail += " (--dir is this node's own: it reads what it wrote)"
-		}
-		return storage(reasonDropCaches, detail)
+		return storage(reasonDropCaches, c.ownDir(fmt.Sprintf("page cache dropped, and %s caches only there", fsName(n.fsType))))
 	case n.drop == settings.DropFadvise && fadviseEmpties(n.fsType, cacheKind) && n.residentPages > 0:
-		detail := fmt.Sprintf("the job's files evicted with posix_fadvise, %.1f%% of the %d pages it read resident as the phase began, and %s caches only there",
-			100*n.resident, n.residentPages, fsName(n.fsType))
-		if c.nodeLocal {
-			detail += " (--dir is this node's own: it reads what it wrote)"
-		}
-		return storage(reasonFadvise, detail)
+		return storage(reasonFadvise, c.ownDir(fmt.Sprintf("the job's files evicted with posix_fadvise, %.1f%% of the %d pages it read resident as the phase began, and %s caches only there",
+			100*n.resident, n.residentPages, fsName(n.fsType))))
 	}
 	return maybeWhy(c, n, cacheKind, maybe)
 }
@@ -236,7 +237,8 @@ func phaseVerdict(nodes []result.NodeVerdict) (verdict, reason string) {
 
 // coldEverywhere says whether no node's client cache can serve the read:
 // O_DIRECT, untouched bytes, or a page cache that is the only one and was
-// dropped, or emptied of the job's files, on every node. The sizing guard then counts only the servers' cache.
+// dropped, or emptied of the job's files, on every node. The sizing guard
+// then counts only the servers' cache.
 func coldEverywhere(nodes []result.NodeVerdict) bool {
 	for _, n := range nodes {
 		switch n.Reason {
