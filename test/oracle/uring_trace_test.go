@@ -301,32 +301,30 @@ func ruleMean(l *ringLife) (float64, bool) {
 	if len(l.entries) == 0 {
 		return 0, false
 	}
+	// One walk over the events, which like the entries are in time
+	// order: held is the kernel's count after the events applied so far.
 	evs := l.events
-	// held is the kernel's count just before at (events at at excluded)
-	// or just after it (included).
-	held := func(at int64, inclusive bool) int {
-		h := 0
-		for _, e := range evs {
-			if e.ns > at || (e.ns == at && !inclusive) {
-				break
-			}
-			if e.submit {
-				h++
-			} else {
-				h--
-			}
+	k, held := 0, 0
+	apply := func() {
+		if evs[k].submit {
+			held++
+		} else {
+			held--
 		}
-		return h
+		k++
 	}
 	var area int64
 	after, last := 0, int64(0)
 	for i, en := range l.entries {
-		before := held(en.enter, false)
-		n := 0
-		for _, e := range evs {
-			if e.submit && e.ns >= en.enter && e.ns <= en.exit {
+		for k < len(evs) && evs[k].ns < en.enter {
+			apply()
+		}
+		before, n := held, 0
+		for k < len(evs) && evs[k].ns <= en.exit {
+			if evs[k].submit {
 				n++
 			}
+			apply()
 		}
 		if i > 0 {
 			area += int64(after) * (en.enter - last)
@@ -336,7 +334,7 @@ func ruleMean(l *ringLife) (float64, bool) {
 		} else {
 			area += int64(2*before+n) * (en.exit - en.enter) / 2
 		}
-		after, last = held(en.exit, true), en.exit
+		after, last = held, en.exit
 	}
 	span := last - l.entries[0].enter
 	if span <= 0 {
