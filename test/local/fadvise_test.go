@@ -84,11 +84,7 @@ type unprivileged struct {
 // directory is root's alone) and makes the directory the runs write in.
 func newUnprivileged(t *testing.T) unprivileged {
 	t.Helper()
-	top, err := os.MkdirTemp("", "ioswarm-user-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(top) })
+	top := diskDir(t)
 	u := unprivileged{bin: filepath.Join(top, "ioswarm"), dir: filepath.Join(top, "work")}
 	data, err := os.ReadFile(bin.Path(t))
 	if err == nil {
