@@ -14,14 +14,24 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata golden files from the current output")
 
+// Updating says whether the tests run with -update, for a test that
+// compares in its own way and only needs to know when to rewrite.
+func Updating() bool { return *update }
+
+// Write puts got in testdata/name.
+func Write(t testing.TB, name string, got []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join("testdata", name), got, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Check compares got with testdata/name, or writes it there with -update.
 func Check(t testing.TB, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		Write(t, name, got)
 		return
 	}
 	want, err := os.ReadFile(path)
