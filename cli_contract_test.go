@@ -1,10 +1,7 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -20,26 +17,9 @@ const cliListFile = "cli.txt"
 // command and flag, aliases included, is listed in testdata; a name that
 // went fails, a new one must be recorded with -update.
 func TestNoCommandOrFlagUsersTypeIsRenamedOrDropped(t *testing.T) {
-	got := cliNames(newApp().Commands, "ioswarm")
-	if golden.Updating() {
-		golden.Write(t, cliListFile, []byte(strings.Join(got, "\n")+"\n"))
-		return
-	}
-	data, err := os.ReadFile(filepath.Join("testdata", cliListFile))
-	if err != nil {
-		t.Fatalf("%v (go test -update -run %s in the root package creates it)", err, t.Name())
-	}
-	want := strings.FieldsFunc(string(data), func(r rune) bool { return r == '\n' })
-	for _, w := range want {
-		if !slices.Contains(got, w) {
-			t.Errorf("%q is gone: a name users' scripts type was renamed or dropped (keep it, as an alias if need be)", w)
-		}
-	}
-	for _, g := range got {
-		if !slices.Contains(want, g) {
-			t.Errorf("%q is new: record it with go test -update -run %s in the root package, so that it is held from now on", g, t.Name())
-		}
-	}
+	golden.Held(t, cliListFile, cliNames(newApp().Commands, "ioswarm"),
+		"a name users' scripts type was renamed or dropped (keep it, as an alias if need be)",
+		"record it with go test -update -run "+t.Name()+" in the root package, so that it is held from now on")
 }
 
 // cliNames lists "path name" for every visible command (and its aliases)

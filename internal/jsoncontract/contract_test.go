@@ -3,8 +3,6 @@ package jsoncontract
 import (
 	"encoding"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -45,27 +43,9 @@ func contract() []string {
 // field must be recorded (go test -update here), so that from then on it
 // is held too.
 func TestNoFieldUsersReadIsRenamedOrDropped(t *testing.T) {
-	got := contract()
-	text := []byte(strings.Join(got, "\n") + "\n")
-	if golden.Updating() {
-		golden.Write(t, listFile, text)
-		return
-	}
-	data, err := os.ReadFile(filepath.Join("testdata", listFile))
-	if err != nil {
-		t.Fatalf("%v (go test -update in this package creates it)", err)
-	}
-	want := strings.FieldsFunc(string(data), func(r rune) bool { return r == '\n' })
-	for _, w := range want {
-		if !slices.Contains(got, w) {
-			t.Errorf("%s is gone: a field users' scripts read was renamed or dropped (DESIGN §9: add fields, never rename or drop one)", w)
-		}
-	}
-	for _, g := range got {
-		if !slices.Contains(want, g) {
-			t.Errorf("%s is new: record it with go test -update in internal/jsoncontract, so that it is held from now on", g)
-		}
-	}
+	golden.Held(t, listFile, contract(),
+		"a field users' scripts read was renamed or dropped (DESIGN §9: add fields, never rename or drop one)",
+		"record it with go test -update in internal/jsoncontract, so that it is held from now on")
 }
 
 // The walk itself: a renamed tag, a field left out with "-", and a field
