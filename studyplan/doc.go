@@ -17,6 +17,7 @@
 //	threads = 1..256
 //	total = 1TiB
 //	rand-time = 2m
+//	label = "random #2"  a value in quotes keeps a " #" or " ;"
 //
 // Keys are the flags of `ioswarm run` without their dashes; a section's
 // key overrides the same key under [study]. Section names are seq,

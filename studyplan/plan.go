@@ -63,12 +63,14 @@ func Parse(r io.Reader, name string) (*Plan, error) {
 		if n > maxLines {
 			return nil, fmt.Errorf("%s: more than %d lines: not a study plan", name, maxLines)
 		}
-		line := strings.TrimSpace(stripComment(sc.Text()))
-		if line == "" {
+		// A value's comment is the value's to find (a quoted value may
+		// hold a " #"); a line's own is dropped here.
+		line := strings.TrimSpace(sc.Text())
+		if stripComment(line) == "" {
 			continue
 		}
 		if strings.HasPrefix(line, "[") {
-			sec, err := p.open(line, n)
+			sec, err := p.open(strings.TrimSpace(stripComment(line)), n)
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %w", name, n, err)
 			}
@@ -133,14 +135,14 @@ func (p *Plan) open(line string, n int) (*Section, error) {
 
 // add reads one "key = value" line into s.
 func (s *Section) add(line string, n int) error {
-	key, value, ok := strings.Cut(line, "=")
-	if !ok {
-		return fmt.Errorf("%q: want key = value", line)
+	key, raw, ok := strings.Cut(line, "=")
+	if !ok || strings.TrimSpace(stripComment(key)) != strings.TrimSpace(key) {
+		return fmt.Errorf("%q: want key = value", strings.TrimSpace(stripComment(line)))
 	}
 	key = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(key)), "--")
-	value = unquote(strings.TrimSpace(value))
+	value := readValue(raw)
 	if key == "" || strings.ContainsAny(key, " \t") {
-		return fmt.Errorf("%q: a key is one word, a flag of ioswarm run without --", line)
+		return fmt.Errorf("%q: a key is one word, a flag of ioswarm run without --", strings.TrimSpace(stripComment(line)))
 	}
 	if prev, ok := s.Get(key); ok {
 		return fmt.Errorf("%s given twice in [%s] (first on line %d)", key, s.Name, prev.Line)
@@ -149,11 +151,33 @@ func (s *Section) add(line string, n int) error {
 	return nil
 }
 
-// unquote takes the quotes off a value written "like this" (so that it
-// may hold a leading space or a " #").
-func unquote(v string) string {
-	if len(v) >= 2 && (v[0] == '"' && v[len(v)-1] == '"' || v[0] == '\'' && v[len(v)-1] == '\'') {
-		return v[1 : len(v)-1]
+// readValue reads what follows a key's "=". A value written "like this"
+// or 'like this' is what stands between the quotes, so it may hold a
+// leading space, a " #" or a " ;": the quote that closes it is the first
+// of its kind followed by nothing but a comment. Any other value ends at
+// its comment.
+func readValue(raw string) string {
+	v := strings.TrimSpace(raw)
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') {
+		for i := 1; i < len(v); i++ {
+			if v[i] == v[0] && strings.TrimSpace(stripComment(" "+v[i+1:])) == "" {
+				return v[1:i]
+			}
+		}
+	}
+	return strings.TrimSpace(stripComment(v))
+}
+
+// writeValue is v as a plan line holds it: as it stands where readValue
+// reads it back so, else in whichever quotes do.
+func writeValue(v string) string {
+	if readValue(v) == v {
+		return v
+	}
+	for _, q := range []string{`"`, `'`} {
+		if readValue(q+v+q) == v {
+			return q + v + q
+		}
 	}
 	return v
 }
@@ -249,7 +273,7 @@ func (p *Plan) Canonical() string {
 		es := slices.Clone(s.Entries)
 		sort.Slice(es, func(i, j int) bool { return es[i].Key < es[j].Key })
 		for _, e := range es {
-			fmt.Fprintf(&b, "%s = %s\n", e.Key, e.Value)
+			fmt.Fprintf(&b, "%s = %s\n", e.Key, writeValue(e.Value))
 		}
 	}
 	if len(p.Shared.Entries) > 0 {

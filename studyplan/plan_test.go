@@ -115,3 +115,64 @@ func TestDiff(t *testing.T) {
 		t.Errorf("the same plan differs: %v", d)
 	}
 }
+
+// A quoted value holds what stands between its quotes, a " #" or " ;"
+// included, and the canonical text writes it so that it reads back the
+// same: a rerun with a changed "run #2" label must not pass for the same
+// plan.
+func TestQuotedValuesKeepTheirCommentMarks(t *testing.T) {
+	text := "[seq]\nthreads = 1\nlabel = \"run #2\" # the second\ndir = ' /x ; y'\nphases = \"write\"\n"
+	p, err := Parse(strings.NewReader(text), "q.plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"label": "run #2", "dir": " /x ; y", "phases": "write"} {
+		if e, _ := p.Sections[0].Get(key); e.Value != want {
+			t.Errorf("%s = %q, want %q", key, e.Value, want)
+		}
+	}
+	c := p.Canonical()
+	if !strings.Contains(c, "label = \"run #2\"\n") || !strings.Contains(c, "dir = \" /x ; y\"\n") || !strings.Contains(c, "phases = write\n") {
+		t.Errorf("canonical:\n%s", c)
+	}
+	changed := strings.Replace(c, "run #2", "run #3", 1)
+	if d := Diff(c, changed); len(d) != 1 || d[0] != "seq.label: saved run #2, now run #3" {
+		t.Errorf("diff of the labels: %q", d)
+	}
+}
+
+// Whatever parses, its canonical text parses to the same plan: the text a
+// study's file records is the plan it ran.
+func FuzzCanonicalReadsBack(f *testing.F) {
+	f.Add(example)
+	f.Add("[seq]\nthreads = 1\nlabel = \"run #2\" # c\ndir = ' a ; b'\n")
+	f.Add("[random]\nthreads=1..4\nx = 'it''s'\ny = \"\"\nz = '\"q\" #'\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		p, err := Parse(strings.NewReader(text), "f.plan")
+		if err != nil {
+			return
+		}
+		c := p.Canonical()
+		q, err := Parse(strings.NewReader(c), "canonical")
+		if err != nil {
+			t.Fatalf("canonical text does not parse: %v\n%s", err, c)
+		}
+		if got := q.Canonical(); got != c {
+			t.Fatalf("canonical text reads back otherwise:\n%s\nthen\n%s", c, got)
+		}
+		for i, s := range append([]Section{p.Shared}, p.Sections...) {
+			got := q.Shared
+			if i > 0 {
+				got = q.Sections[i-1]
+			}
+			for _, e := range s.Entries {
+				if g, _ := got.Get(e.Key); g.Value != e.Value {
+					t.Fatalf("[%s] %s = %q reads back as %q", s.Name, e.Key, e.Value, g.Value)
+				}
+			}
+		}
+		if d := Diff(c, c); len(d) != 0 {
+			t.Fatalf("a plan differs from itself: %q", d)
+		}
+	})
+}
