@@ -93,3 +93,28 @@ func TestTooSmallTotalProposesValues(t *testing.T) {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
 }
+
+// Where the only data phases are random, --block sizes nothing but the
+// prefill of their files, and a total too small for it also proposes the
+// --block that makes each file one record; not where a sequential phase
+// or a strided shared file uses --block itself.
+func TestTooSmallTotalOfRandomPhasesProposesABlock(t *testing.T) {
+	job := func(phases settings.PhaseList, layout settings.Layout, pattern settings.Pattern) Workload {
+		return Workload{Dir: t.TempDir(), Job: settings.Job{Threads: 256, Total: 1 << 30, Block: 16 << 20,
+			RandBlock: 4096, Phases: phases, Layout: layout, Pattern: pattern, DropCaches: "auto", Iterations: 1}}
+	}
+	base := "--total 1GiB is smaller than --threads 256 × --block 16MiB; use --total 4GiB or more, or --threads 64 or fewer"
+	for _, c := range []struct {
+		w    Workload
+		want string
+	}{
+		{job(settings.PhaseList{"randwrite", "randread"}, "", ""), base + ", or --block 4MiB (the random phases use --block only to prefill their files)"},
+		{job(settings.PhaseList{"randread", "mdstat"}, settings.Shared, settings.Segmented), base + ", or --block 4MiB (the random phases use --block only to prefill their files)"},
+		{job(settings.PhaseList{"write", "randread"}, "", ""), base},
+		{job(settings.PhaseList{"randread"}, settings.Shared, settings.Strided), base},
+	} {
+		if err := c.w.Validate(); !usage.Is(err) || err.Error() != c.want {
+			t.Errorf("%v %s %s:\n got  %v\n want %s", c.w.Phases, c.w.Layout, c.w.Pattern, err, c.want)
+		}
+	}
+}

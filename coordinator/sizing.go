@@ -2,7 +2,9 @@ package coordinator
 
 import (
 	"fmt"
+	"slices"
 
+	"ioswarm/settings"
 	"ioswarm/units"
 )
 
@@ -96,13 +98,39 @@ func (o *Workload) settleAggregate() {
 }
 
 // tooSmallHint proposes what fits when --total cannot give every thread a
-// whole record: the total that does, and the most threads it can hold.
+// whole record: the total that does, the most threads it can hold, and,
+// where --block only sizes the records that prefill the random phases'
+// files, the --block that makes each file one record.
 func (o *Workload) tooSmallHint() string {
 	hint := "use --total " + units.FormatSize(o.Block*int64(o.Threads)) + " or more"
 	for t := o.Total / o.Block; t >= 1; t-- {
 		if o.Total%t == 0 && (o.Total/t)%o.Block == 0 {
-			return fmt.Sprintf("%s, or --threads %d or fewer", hint, t)
+			hint = fmt.Sprintf("%s, or --threads %d or fewer", hint, t)
+			break
 		}
 	}
+	if b := o.prefillOnlyBlock(); b > 0 {
+		hint += fmt.Sprintf(", or --block %s (the random phases use --block only to prefill their files)", units.FormatSize(b))
+	}
 	return hint
+}
+
+// prefillOnlyBlock is the --block that makes each thread's file one
+// record, where the job's only data phases are random and its records do
+// not interleave (a strided shared file's do, by --block): there --block
+// sizes nothing but the prefill. 0 where that does not apply or no such
+// block is valid.
+func (o *Workload) prefillOnlyBlock() int64 {
+	seq := func(p settings.Phase) bool { return !p.IsRandom() && !p.IsMeta() }
+	if !o.needsRand() || slices.ContainsFunc(o.Phases, seq) || (o.Layout == settings.Shared && o.Pattern == settings.Strided) {
+		return 0
+	}
+	per, align := o.Total/int64(o.Threads), int64(512)
+	if o.Direct {
+		align = 4096
+	}
+	if o.Total%int64(o.Threads) != 0 || per%o.RandBlock != 0 || per%align != 0 {
+		return 0
+	}
+	return per
 }
