@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -39,6 +40,9 @@ func planKeyCheck(section, key string) error {
 	if why, ok := notInPlan[key]; ok {
 		return fmt.Errorf("not in a plan: %s", why)
 	}
+	if slices.Contains(flagNames(launchFlags(&launchOptions{})), key) {
+		return fmt.Errorf("not in a plan: how the ranks start is the command line's (give --%s to ioswarm study)", key)
+	}
 	switch key {
 	case "label":
 		if section != studyplan.Study {
@@ -53,9 +57,44 @@ func planKeyCheck(section, key string) error {
 		}
 	}
 	if !slices.Contains(ioFlagNames(), key) {
+		if best := closest(key, append(ioFlagNames(), "threads", "iodepth", "label")); best != "" {
+			return fmt.Errorf("not a setting: did you mean %s?", best)
+		}
 		return fmt.Errorf("not a setting (keys are run's flags without --: dir, total, block, phases, rand-time, ...)")
 	}
 	return nil
+}
+
+// flagNamed is the flag an error about a workload flag begins with.
+var flagNamed = regexp.MustCompile(`^--([a-z0-9-]+)\b`)
+
+// entryOf is "file:line: " of the plan entry that set the flag err
+// begins with (--total "5x": ...), where a line of the file did.
+func entryOf(p *studyplan.Plan, s studyplan.Section, err error) string {
+	m := flagNamed.FindStringSubmatch(err.Error())
+	if m == nil {
+		return ""
+	}
+	for _, e := range p.Merged(s) {
+		if e.Key == m[1] && e.Line > 0 && p.Source != "" {
+			return p.Where(e) + ": "
+		}
+	}
+	return ""
+}
+
+// planValueProblem says what a plan's value for key should have been,
+// where the flag package only said "parse error".
+func planValueProblem(flags []cli.Flag, key string, err error) string {
+	switch flagOf(flags, key).(type) {
+	case *cli.BoolFlag:
+		return "want true or false"
+	case *cli.IntFlag:
+		return "not a whole number"
+	case *cli.DurationFlag:
+		return "not a duration such as 30s, 5m or 1h30m"
+	}
+	return err.Error()
 }
 
 // ioFlagNames are the names of the workload flags.
@@ -75,7 +114,8 @@ func sectionOptions(p *studyplan.Plan, s studyplan.Section) (ioOptions, given, [
 	var o ioOptions
 	fs := flag.NewFlagSet(s.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	for _, f := range ioFlags(&o, true) {
+	flags := ioFlags(&o, true)
+	for _, f := range flags {
 		if err := f.Apply(fs); err != nil {
 			return o, nil, nil, err
 		}
@@ -93,7 +133,7 @@ func sectionOptions(p *studyplan.Plan, s studyplan.Section) (ioOptions, given, [
 			continue
 		}
 		if err := fs.Set(e.Key, e.Value); err != nil {
-			return o, nil, nil, usage.Errorf("%s: [%s] %s = %s: %v", p.Where(e), s.Name, e.Key, e.Value, err)
+			return o, nil, nil, usage.Errorf("%s: [%s] %s = %s: %s", p.Where(e), s.Name, e.Key, e.Value, planValueProblem(flags, e.Key, err))
 		}
 		g[e.Key] = true
 	}
@@ -129,7 +169,7 @@ func sectionPlan(p *studyplan.Plan, s studyplan.Section, launch coordinator.Laun
 	}
 	w, err := o.workload(g, 0, depths[0])
 	if err != nil {
-		return sweep.Section{}, fmt.Errorf("[%s] %w", s.Name, err)
+		return sweep.Section{}, fmt.Errorf("%s[%s] %w", entryOf(p, s, err), s.Name, err)
 	}
 	w.Label, w.CommandLine = label, commandLine
 	if metadataOnly(w.Phases) && !g["total"] && !g["file-size"] {
