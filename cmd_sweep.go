@@ -153,7 +153,7 @@ func planSweep(o sweepOptions) (sweep.Plan, *progress.Reporter, error) {
 	if err != nil {
 		return plan, nil, flagError("threads", o.Threads, err)
 	}
-	depths, err := study.ParseThreads(o.IODepths)
+	depths, err := study.ParseDepths(o.IODepths)
 	if err != nil {
 		return plan, nil, flagError("iodepth", o.IODepths, err)
 	}

@@ -151,16 +151,17 @@ func sectionPlan(p *studyplan.Plan, s studyplan.Section, launch coordinator.Laun
 	label := ""
 	for _, e := range rest {
 		var list *[]int
+		parse := study.ParseThreads
 		switch e.Key {
 		case "threads":
 			list = &threads
 		case "iodepth":
-			list = &depths
+			list, parse = &depths, study.ParseDepths
 		case "label":
 			label = e.Value
 			continue
 		}
-		if *list, err = study.ParseThreads(e.Value); err != nil {
+		if *list, err = parse(e.Value); err != nil {
 			return sweep.Section{}, usage.Errorf("%s: [%s] %s = %s: %v", p.Where(e), s.Name, e.Key, e.Value, err)
 		}
 	}

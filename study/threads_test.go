@@ -60,3 +60,20 @@ func TestFormatThreads(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A list of queue depths reads as a thread list does, and its errors
+// speak of depths, not threads.
+func TestParseDepthsSpeaksOfDepths(t *testing.T) {
+	if got, err := ParseDepths("1..32"); err != nil || FormatThreads(got) != "1, 2, 4, 8, 16, 32" {
+		t.Errorf("1..32: %v %v", got, err)
+	}
+	for in, want := range map[string]string{
+		"0":    "depth 0: need at least 1",
+		"8,8":  "depth 8 given twice",
+		"deep": `"deep" is not a whole number of operations in flight (a queue depth)`,
+	} {
+		if _, err := ParseDepths(in); err == nil || err.Error() != want {
+			t.Errorf("%q: error %v, want %q", in, err, want)
+		}
+	}
+}
