@@ -38,9 +38,7 @@ func (w *worker) metadata(p *phaseParams, buf []byte) error {
 	// The record names what the thread worked in: its metadata directory,
 	// not the data file (t<i>.dat) it never touches in these phases.
 	w.rec.File = w.mdDir.path
-	w.spread.release()
-	w.rec.StartNS = clock.Now()
-	w.cpu.begin(p.locked, w.rec.StartNS)
+	w.beginTimed(p)
 	if p.gate != nil {
 		p.gate.pass(p.stop)
 	}
