@@ -81,15 +81,15 @@ type Job struct {
 	MDSize         int64 `json:"md_size,omitempty"`
 }
 
+// WritesCallByCall says whether each write reaches the filesystem before
+// it returns (O_DIRECT, O_SYNC, O_DSYNC), rather than the page cache.
+func (j Job) WritesCallByCall() bool { return j.Direct || j.OSync || j.ODSync }
+
 // Applied is j with the settings that shape nothing in it cleared: the
 // shared file's pattern and random scope when every thread has a file of
 // its own, and the metadata files' when no metadata phase runs. This is
 // what the ranks receive and the result records (a rank takes FilesPerThread
 // 0 to mean the job has no metadata files).
-// WritesCallByCall says whether each write reaches the filesystem before
-// it returns (O_DIRECT, O_SYNC, O_DSYNC), rather than the page cache.
-func (j Job) WritesCallByCall() bool { return j.Direct || j.OSync || j.ODSync }
-
 func (j Job) Applied() Job {
 	if j.Layout != Shared {
 		j.Pattern, j.RandScope = "", ""
