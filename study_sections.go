@@ -83,16 +83,11 @@ func entryOf(p *studyplan.Plan, s studyplan.Section, err error) string {
 	return ""
 }
 
-// planValueProblem says what a plan's value for key should have been,
-// where the flag package only said "parse error".
-func planValueProblem(flags []cli.Flag, key string, err error) string {
-	switch flagOf(flags, key).(type) {
-	case *cli.BoolFlag:
-		return "want true or false"
-	case *cli.IntFlag:
-		return "not a whole number"
-	case *cli.DurationFlag:
-		return "not a duration such as 30s, 5m or 1h30m"
+// planValueProblem is what a plan line's value for key should have been,
+// as the command line says it, else the flag package's own error.
+func planValueProblem(flags []cli.Flag, key, value string, err error) string {
+	if why := valueProblem(flagOf(flags, key), key, value); why != "" {
+		return why
 	}
 	return err.Error()
 }
@@ -133,7 +128,7 @@ func sectionOptions(p *studyplan.Plan, s studyplan.Section) (ioOptions, given, [
 			continue
 		}
 		if err := fs.Set(e.Key, e.Value); err != nil {
-			return o, nil, nil, usage.Errorf("%s: [%s] %s = %s: %s", p.Where(e), s.Name, e.Key, e.Value, planValueProblem(flags, e.Key, err))
+			return o, nil, nil, usage.Errorf("%s: [%s] %s = %s: %s", p.Where(e), s.Name, e.Key, e.Value, planValueProblem(flags, e.Key, e.Value, err))
 		}
 		g[e.Key] = true
 	}

@@ -44,23 +44,36 @@ func flagProblem(flags []cli.Flag, err error) error {
 	if v, err := strconv.Unquote(`"` + value + `"`); err == nil {
 		value = v
 	}
-	switch flagOf(flags, name).(type) {
+	if why := valueProblem(flagOf(flags, name), name, value); why != "" {
+		if _, ok := flagOf(flags, name).(*cli.BoolFlag); ok {
+			why += " (or the flag alone for true)"
+		}
+		return fmt.Errorf("--%s %q: %s", name, value, why)
+	}
+	return fmt.Errorf("--%s %q: %s", name, value, m[3])
+}
+
+// valueProblem says what is wrong with value for flag f (named name),
+// where the flag package only says "parse error": "" where it cannot
+// tell. The command line and a study plan's lines both say it.
+func valueProblem(f cli.Flag, name, value string) string {
+	switch f.(type) {
 	case *cli.DurationFlag:
 		if n, err := strconv.ParseFloat(value, 64); err == nil {
-			return fmt.Errorf("--%s %q: a duration needs a unit: write %ss (or ms, m, h)", name, value, strconv.FormatFloat(n, 'f', -1, 64))
+			return fmt.Sprintf("a duration needs a unit: write %ss (or ms, m, h)", strconv.FormatFloat(n, 'f', -1, 64))
 		}
 		if _, err := time.ParseDuration(value); err != nil {
-			return fmt.Errorf("--%s %q: not a duration such as 30s, 5m or 1h30m", name, value)
+			return "not a duration such as 30s, 5m or 1h30m"
 		}
 	case *cli.IntFlag:
 		if name == "threads" && strings.ContainsAny(value, ".,") {
-			return fmt.Errorf("--threads %q: run takes one thread count; for several, `ioswarm sweep --threads %s` runs each on one set of ranks", value, usage.Value(value))
+			return fmt.Sprintf("run takes one thread count; for several, `ioswarm sweep --threads %s` runs each on one set of ranks", usage.Value(value))
 		}
-		return fmt.Errorf("--%s %q: not a whole number", name, value)
+		return "not a whole number"
 	case *cli.BoolFlag:
-		return fmt.Errorf("--%s %q: want true or false (or the flag alone for true)", name, value)
+		return "want true or false"
 	}
-	return fmt.Errorf("--%s %q: %s", name, value, m[3])
+	return ""
 }
 
 func flagOf(flags []cli.Flag, name string) cli.Flag {
