@@ -204,6 +204,11 @@ func (o *Workload) needsRand() bool {
 	return slices.ContainsFunc(o.Phases, settings.Phase.IsRandom)
 }
 
+// needsSeq says whether a phase moves --block records in file order.
+func (o *Workload) needsSeq() bool {
+	return slices.ContainsFunc(o.Phases, func(p settings.Phase) bool { return !p.IsRandom() && !p.IsMeta() })
+}
+
 // maxIODepth bounds --iodepth: a ring per thread of that many entries and
 // as many buffers.
 const maxIODepth = 4096

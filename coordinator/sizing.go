@@ -2,7 +2,6 @@ package coordinator
 
 import (
 	"fmt"
-	"slices"
 
 	"ioswarm/settings"
 	"ioswarm/units"
@@ -121,8 +120,7 @@ func (o *Workload) tooSmallHint() string {
 // sizes nothing but the prefill. 0 where that does not apply or no such
 // block is valid.
 func (o *Workload) prefillOnlyBlock() int64 {
-	seq := func(p settings.Phase) bool { return !p.IsRandom() && !p.IsMeta() }
-	if !o.needsRand() || slices.ContainsFunc(o.Phases, seq) || (o.Layout == settings.Shared && o.Pattern == settings.Strided) {
+	if !o.needsRand() || o.needsSeq() || (o.Layout == settings.Shared && o.Pattern == settings.Strided) {
 		return 0
 	}
 	per, align := o.Total/int64(o.Threads), int64(512)
